@@ -1,0 +1,12 @@
+// The projected state every request reads: swapped atomically as a whole when the log advances.
+import type { PgCatalog } from '../catalog/types.js';
+import type { Metadata } from '../../projections/metadata.js';
+import type { SchemaCache } from './types.js';
+
+export interface EngineState {
+  /** Seq of the last event folded into this state (0 = empty log). */
+  readonly seq: number;
+  readonly metadata: Metadata;
+  readonly catalog: PgCatalog;
+  readonly cache: SchemaCache;
+}
