@@ -1,0 +1,145 @@
+// The intermediate representation between the GraphQL front (src/graphql: schema, validation, permissions baked in)
+// and the SQL compiler (src/sql). Plain data: no functions, no SQL, no graphql-js objects. Key order of every
+// `fields` list is the response key order.
+import type { QualifiedName } from '../core/names.js';
+import type { RelationshipInfo } from '../cache/types.js';
+
+/** A Postgres type to cast a parameter to: `type` is pg_type.typname (int4, text, jsonb, a user enum...). */
+export interface PgTypeRef {
+  type: string;
+  typeSchema: string;
+  /** The parameter is an array of `type` (used by _in, _nin, _has_keys_any, array columns...). */
+  array: boolean;
+}
+
+/**
+ * A value that becomes a `$n` parameter of the statement. Values from GraphQL variables stay variables so that a
+ * compiled plan can be reused with other variable values (Note [Reusable plans]).
+ */
+export type ValueIR =
+  /** A literal from the query text (or a permission rule), already coerced to JSON; sent as Postgres text. */
+  | { kind: 'literal'; value: unknown; pgType: PgTypeRef }
+  /** A GraphQL variable (or a path inside one), resolved at execution time from `variables`. */
+  | { kind: 'variable'; name: string; path: Array<string | number>; pgType: PgTypeRef; defaultValue?: unknown }
+  /** A session variable (lower-cased name, e.g. x-engine-user-id), resolved at execution time. */
+  | { kind: 'session'; name: string; pgType: PgTypeRef }
+  /** The whole session object as json (computed field / function session argument). */
+  | { kind: 'session_object' };
+
+export type ComparisonOp =
+  | '_eq' | '_neq' | '_gt' | '_lt' | '_gte' | '_lte'
+  | '_in' | '_nin'
+  | '_like' | '_nlike' | '_ilike' | '_nilike' | '_similar' | '_nsimilar'
+  | '_is_null'
+  | '_contains' | '_contained_in' | '_has_key' | '_has_keys_any' | '_has_keys_all'
+  | '_ceq' | '_cneq' | '_cgt' | '_clt' | '_cgte' | '_clte';
+
+export type BoolExpIR =
+  | { kind: 'true' }
+  | { kind: 'and'; items: BoolExpIR[] }
+  | { kind: 'or'; items: BoolExpIR[] }
+  | { kind: 'not'; item: BoolExpIR }
+  /** `column op value`; for _c* ops `value` names another column of the same row. */
+  | { kind: 'column'; column: string; op: ComparisonOp; value: ValueIR | { kind: 'column'; column: string } }
+  /** EXISTS a row of the relationship's remote table, joined by its mapping, satisfying `where`. */
+  | { kind: 'relationship'; relationship: RelationshipInfo; where: BoolExpIR }
+  /** EXISTS a row of an unrelated table satisfying `where` (permissions' _exists). */
+  | { kind: 'exists'; table: QualifiedName; where: BoolExpIR };
+
+export type OrderByTarget =
+  | { kind: 'column'; column: string }
+  | { kind: 'object_relationship'; relationship: RelationshipInfo; filter: BoolExpIR; target: OrderByTarget }
+  | { kind: 'array_aggregate'; relationship: RelationshipInfo; filter: BoolExpIR; op: 'count' }
+  | {
+      kind: 'array_aggregate';
+      relationship: RelationshipInfo;
+      filter: BoolExpIR;
+      op: AggregateOp;
+      column: string;
+    };
+
+export interface OrderByIR {
+  target: OrderByTarget;
+  direction: 'asc' | 'desc';
+  nulls: 'first' | 'last';
+}
+
+export type SelectSource =
+  | { kind: 'table'; table: QualifiedName }
+  /** A tracked function (or a computed field returning rows), called with positional-or-named arguments. */
+  | { kind: 'function'; function: QualifiedName; args: FunctionArgIR[] };
+
+/** One function argument; `row` passes the current row of the enclosing select (computed fields). */
+export type FunctionArgIR =
+  | { kind: 'value'; name: string | null; value: ValueIR }
+  | { kind: 'row'; name: string | null };
+
+export interface SelectArgsIR {
+  /** User `where` already ANDed with the role's permission filter; null means no condition. */
+  where: BoolExpIR | null;
+  orderBy: OrderByIR[];
+  /** User limit (possibly a variable) and the permission's limit; the smaller one applies. */
+  limit: ValueIR | null;
+  permissionLimit: number | null;
+  offset: ValueIR | null;
+  distinctOn: string[] | null;
+}
+
+export type FieldIR =
+  | { kind: 'typename'; name: string }
+  /** `type` drives output encoding (stringified numerics, ...). */
+  | { kind: 'column'; column: string; type: string; isArray: boolean; stringify: boolean }
+  | { kind: 'object_relationship'; relationship: RelationshipInfo; select: SelectIR }
+  | { kind: 'array_relationship'; relationship: RelationshipInfo; select: SelectIR }
+  | { kind: 'array_aggregate'; relationship: RelationshipInfo; aggregate: AggregateIR }
+  | { kind: 'computed_scalar'; function: QualifiedName; args: FunctionArgIR[]; type: string; stringify: boolean }
+  /** A computed field returning rows of a table: `select.source` is the function call with a `row` argument. */
+  | { kind: 'computed_table'; set: boolean; select: SelectIR };
+
+export interface SelectIR {
+  source: SelectSource;
+  args: SelectArgsIR;
+  fields: Array<[string, FieldIR]>;
+}
+
+export type AggregateOp = 'sum' | 'avg' | 'max' | 'min' | 'stddev' | 'stddev_samp' | 'stddev_pop' | 'variance' | 'var_samp' | 'var_pop';
+
+export type AggregateOpFieldIR =
+  | { kind: 'typename'; name: string }
+  | { kind: 'count'; columns: string[] | null; distinct: boolean }
+  | {
+      kind: 'op';
+      op: AggregateOp;
+      fields: Array<[string, { kind: 'typename'; name: string } | { kind: 'column'; column: string; type: string }]>;
+    };
+
+export type AggregateFieldIR =
+  | { kind: 'typename'; name: string }
+  | { kind: 'aggregate'; fields: Array<[string, AggregateOpFieldIR]> }
+  | { kind: 'nodes'; fields: Array<[string, FieldIR]> };
+
+export interface AggregateIR {
+  source: SelectSource;
+  args: SelectArgsIR;
+  fields: Array<[string, AggregateFieldIR]>;
+}
+
+export type RootFieldIR =
+  | { kind: 'typename'; name: string }
+  /** Introspection (__schema, __type) answered in Node by graphql-js: the JSON text to splice in. */
+  | { kind: 'raw'; json: string }
+  | { kind: 'select'; select: SelectIR }
+  /** `_by_pk`: the single row or null. */
+  | { kind: 'select_one'; select: SelectIR }
+  | { kind: 'aggregate'; aggregate: AggregateIR };
+
+export interface OperationIR {
+  operation: 'query' | 'mutation' | 'subscription';
+  fields: Array<[string, RootFieldIR]>;
+  /**
+   * Note [Reusable plans]: true when GraphQL variables appear only where a ValueIR can carry them, so the compiled
+   * SQL is valid for any variable values; false when a variable shaped the statement (e.g. a whole `where` or
+   * `order_by` passed as a variable), and the plan may only be cached per variable values.
+   */
+  reusable: boolean;
+}
