@@ -1,0 +1,71 @@
+// The ceiling: a minimal node:http + pg server answering each bench query with its one hand-written SQL statement
+// (named prepared statement; Postgres builds the JSON and Node returns it as text), the best an engine could do.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { QUERIES, type BenchQuery } from './queries.js';
+
+export interface Ceiling {
+  server: http.Server;
+  url: string;
+  close(): Promise<void>;
+}
+
+export interface CeilingOptions {
+  databaseUrl: string;
+  port?: number; // 0 or absent: any free port
+  host?: string;
+  poolSize?: number;
+}
+
+/** Starts the ceiling; it serves `POST /v1/graphql` with the engine's request body and routes on `operationName`. */
+export async function startCeiling(opts: CeilingOptions): Promise<Ceiling> {
+  const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
+  const byName = new Map<string, BenchQuery>(QUERIES.map((q) => [q.name, q]));
+
+  const reply = (res: http.ServerResponse, status: number, body: string) => {
+    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+    res.end(body);
+  };
+  const fail = (res: http.ServerResponse, status: number, message: string) =>
+    reply(res, status, JSON.stringify({ errors: [{ message, extensions: { code: 'ceiling-error', path: '$' } }] }));
+
+  const server = http.createServer((req, res) => {
+    if (req.method !== 'POST' || req.url !== '/v1/graphql') return fail(res, 404, 'only POST /v1/graphql is served');
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      let q: BenchQuery | undefined;
+      let values: unknown[];
+      try {
+        const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { operationName?: string; variables?: Record<string, unknown> };
+        q = body.operationName ? byName.get(body.operationName) : undefined;
+        if (!q) return fail(res, 400, `unknown operationName ${JSON.stringify(body.operationName)}`);
+        const vars = body.variables ?? {};
+        values = q.params.map((p) => vars[p]);
+      } catch {
+        return fail(res, 400, 'invalid json');
+      }
+      pool.query({ name: q.name, text: q.sql, values, rowMode: 'array' }).then(
+        (r) => reply(res, 200, r.rows[0][0] as string),
+        (e: Error) => fail(res, 500, e.message),
+      );
+    });
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? 0, opts.host ?? '127.0.0.1', () => resolve());
+  });
+  server.keepAliveTimeout = 60_000;
+  const { port } = server.address() as AddressInfo;
+  return {
+    server,
+    url: `http://127.0.0.1:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,104 @@
+// Bench settings from flags and environment variables (flags win), with the --quick smoke-run preset.
+export interface BenchConfig {
+  databaseUrl: string; // the server's admin URL (DATABASE_URL); the bench database lives beside it
+  database: string; // dedicated bench database name
+  scale: number; // 1 = 500k tracks, 1M invoice lines
+  seed: number;
+  connections: number;
+  warmupSeconds: number;
+  durationSeconds: number;
+  only: string[] | null; // query names to run (Q1..Q6), null = all
+  targets: ('engine' | 'ceiling')[];
+  engineUrl: string | null; // bench an engine that is already running instead of spawning one
+  enginePort: number;
+  ceilingPort: number;
+  ceilingPool: number;
+  resultsDir: string;
+  quick: boolean;
+  checkOnly: boolean; // only compare the JSON, no load
+}
+
+const HELP = `usage: npm run bench -- [options]
+  --quick               smoke run: scale 0.01, 1 s warm-up, 2 s per query per target
+  --scale N             dataset scale (BENCH_SCALE, default 1 = 500k tracks, 1M invoice lines)
+  --seed N              generator seed (BENCH_SEED, default 42)
+  --database NAME       bench database (BENCH_DATABASE, default engine_bench, engine_bench_quick with --quick)
+  --connections N       autocannon connections (BENCH_CONNECTIONS, default 16)
+  --warmup S            warm-up seconds per query per target (BENCH_WARMUP, default 3)
+  --duration S          measured seconds per query per target (BENCH_DURATION, default 10)
+  --only Q1,Q3          run only these queries (BENCH_ONLY)
+  --ceiling-only        do not start or load the engine
+  --engine-only         do not start or load the ceiling
+  --engine-url URL      use an engine already running at URL (BENCH_ENGINE_URL); its metadata is still set up
+  --engine-port N       port for the spawned engine (BENCH_ENGINE_PORT, default 18080)
+  --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 18081)
+  --ceiling-pool N      ceiling pg pool size (BENCH_CEILING_POOL, default 10)
+  --check               compare the JSON of both targets and stop (no load)
+  --results DIR         where the JSON report goes (default bench/results)
+`;
+
+export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig {
+  const flags = new Map<string, string | true>();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--help' || a === '-h') {
+      process.stdout.write(HELP);
+      process.exit(0);
+    }
+    if (!a.startsWith('--')) throw new Error(`unexpected argument ${a}\n${HELP}`);
+    const eq = a.indexOf('=');
+    if (eq > 0) flags.set(a.slice(2, eq), a.slice(eq + 1));
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--') && !BOOLEAN_FLAGS.has(a.slice(2))) flags.set(a.slice(2), argv[++i]);
+    else flags.set(a.slice(2), true);
+  }
+  for (const k of flags.keys()) if (!KNOWN_FLAGS.has(k)) throw new Error(`unknown flag --${k}\n${HELP}`);
+
+  const str = (flag: string, envName: string): string | undefined => {
+    const f = flags.get(flag);
+    if (typeof f === 'string') return f;
+    return env[envName] || undefined;
+  };
+  const num = (flag: string, envName: string, dflt: number): number => {
+    const s = str(flag, envName);
+    if (s === undefined) return dflt;
+    const n = Number(s);
+    if (!Number.isFinite(n) || n <= 0) throw new Error(`--${flag}/${envName} must be a positive number, got ${s}`);
+    return n;
+  };
+
+  const quick = flags.get('quick') === true || env.BENCH_QUICK === '1';
+  const only = str('only', 'BENCH_ONLY');
+  const targets: ('engine' | 'ceiling')[] = flags.has('ceiling-only') ? ['ceiling'] : flags.has('engine-only') ? ['engine'] : ['engine', 'ceiling'];
+  return {
+    databaseUrl: env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    database: str('database', 'BENCH_DATABASE') ?? (quick ? 'engine_bench_quick' : 'engine_bench'),
+    scale: num('scale', 'BENCH_SCALE', quick ? 0.01 : 1),
+    seed: Math.floor(num('seed', 'BENCH_SEED', 42)),
+    connections: Math.floor(num('connections', 'BENCH_CONNECTIONS', 16)),
+    warmupSeconds: num('warmup', 'BENCH_WARMUP', quick ? 1 : 3),
+    durationSeconds: num('duration', 'BENCH_DURATION', quick ? 2 : 10),
+    only: only ? only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : null,
+    targets,
+    engineUrl: str('engine-url', 'BENCH_ENGINE_URL') ?? null,
+    enginePort: Math.floor(num('engine-port', 'BENCH_ENGINE_PORT', 18080)),
+    ceilingPort: Math.floor(num('ceiling-port', 'BENCH_CEILING_PORT', 18081)),
+    ceilingPool: Math.floor(num('ceiling-pool', 'BENCH_CEILING_POOL', 10)),
+    resultsDir: str('results', 'BENCH_RESULTS') ?? new URL('./results/', import.meta.url).pathname,
+    quick,
+    checkOnly: flags.has('check'),
+  };
+}
+
+const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check']);
+const KNOWN_FLAGS = new Set([
+  ...BOOLEAN_FLAGS,
+  'scale', 'seed', 'database', 'connections', 'warmup', 'duration', 'only',
+  'engine-url', 'engine-port', 'ceiling-port', 'ceiling-pool', 'results',
+]);
+
+/** The URL of another database on the same server as `url`. */
+export function withDatabase(url: string, database: string): string {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+}

@@ -1,0 +1,164 @@
+// The engine under test: spawn `node bin/engine.mjs serve` on the bench database, wait until it answers, and set up
+// its metadata (tables tracked, relationships from foreign keys) through POST /v1/query.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createWriteStream, readFileSync, readdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { log } from './log.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface SpawnedProcess {
+  child: ChildProcess;
+  url: string;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** Waits until `probe` resolves true, the child exits, or the timeout passes. */
+async function waitUntil(child: ChildProcess | null, probe: () => Promise<boolean>, what: string, timeoutMs: number, logFile?: string): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (child && child.exitCode !== null) throw new Error(`${what} exited with code ${child.exitCode} before it was ready${logFile ? ` (log: ${logFile})` : ''}`);
+    if (await probe().catch(() => false)) return;
+    if (Date.now() > deadline) throw new Error(`${what} not ready after ${timeoutMs} ms${logFile ? ` (log: ${logFile})` : ''}`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function stopper(child: ChildProcess): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      if (child.exitCode !== null || child.signalCode !== null) return resolve();
+      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      child.once('exit', () => {
+        clearTimeout(timer);
+        resolve();
+      });
+      child.kill('SIGTERM');
+    });
+}
+
+/** Starts the engine as a child process; its output goes to `logFile`. */
+export async function spawnEngine(opts: { databaseUrl: string; port: number; logFile: string; env?: NodeJS.ProcessEnv }): Promise<SpawnedProcess> {
+  const out = createWriteStream(opts.logFile);
+  const child = spawn(process.execPath, [`${ROOT}bin/engine.mjs`, 'serve'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      ENGINE_GRAPHQL_DATABASE_URL: opts.databaseUrl,
+      ENGINE_GRAPHQL_SERVER_PORT: String(opts.port),
+      ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+      // The expected bodies are written for numbers as JSON numbers.
+      ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: 'false',
+      ...opts.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  child.stdout!.pipe(out);
+  child.stderr!.pipe(out);
+  const url = `http://127.0.0.1:${opts.port}`;
+  log('engine.spawn', { pid: child.pid, url, logFile: opts.logFile });
+  const stop = stopper(child);
+  try {
+    await waitUntil(child, async () => (await fetch(`${url}/healthz`)).status < 500, 'engine', 60_000, opts.logFile);
+  } catch (e) {
+    await stop();
+    throw e;
+  }
+  log('engine.ready', { url });
+  return { child, url, logFile: opts.logFile, stop };
+}
+
+/** Starts the ceiling in its own process (bench/ceiling-main.ts through tsx). */
+export async function spawnCeiling(opts: { databaseUrl: string; port: number; poolSize: number }): Promise<SpawnedProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/ceiling-main.ts`], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      BENCH_CEILING_DATABASE_URL: opts.databaseUrl,
+      BENCH_CEILING_PORT: String(opts.port),
+      BENCH_CEILING_POOL: String(opts.poolSize),
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      buf += c.toString('utf8');
+      const line = buf.split('\n').find((l) => l.includes('ceiling.ready'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`ceiling exited with code ${code} before it was ready`)));
+  });
+  log('ceiling.ready', { pid: child.pid, url });
+  return { child, url, logFile: '', stop: stopper(child) };
+}
+
+/** Resident set size in bytes of a process and all its descendants (Linux /proc), or null if unavailable. */
+export function treeRss(pid: number): number | null {
+  try {
+    const rss = (p: number): number => {
+      const m = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${p}/status`, 'utf8'));
+      let total = m ? Number(m[1]) * 1024 : 0;
+      for (const task of readdirSync(`/proc/${p}/task`)) {
+        const children = readFileSync(`/proc/${p}/task/${task}/children`, 'utf8').trim();
+        for (const c of children ? children.split(/\s+/) : []) total += rss(Number(c));
+      }
+      return total;
+    };
+    return rss(pid);
+  } catch {
+    return null;
+  }
+}
+
+const table = (name: string) => ({ schema: 'public', name });
+const objRel = (t: string, name: string, column: string) => ({
+  type: 'create_object_relationship',
+  args: { table: table(t), name, using: { foreign_key_constraint_on: column } },
+});
+const arrRel = (t: string, name: string, remote: string, column: string) => ({
+  type: 'create_array_relationship',
+  args: { table: table(t), name, using: { foreign_key_constraint_on: { table: table(remote), column } } },
+});
+
+/** The metadata the bench queries need: every table tracked, both directions of every foreign key. */
+export function metadataBulk(): { type: string; args: unknown }[] {
+  const tables = ['artist', 'album', 'genre', 'media_type', 'track', 'customer', 'invoice', 'invoice_line'];
+  return [
+    ...tables.map((t) => ({ type: 'track_table', args: table(t) })),
+    objRel('album', 'artist', 'artist_id'),
+    arrRel('artist', 'albums', 'album', 'artist_id'),
+    objRel('track', 'album', 'album_id'),
+    arrRel('album', 'tracks', 'track', 'album_id'),
+    objRel('track', 'genre', 'genre_id'),
+    arrRel('genre', 'tracks', 'track', 'genre_id'),
+    objRel('track', 'media_type', 'media_type_id'),
+    arrRel('media_type', 'tracks', 'track', 'media_type_id'),
+    objRel('invoice', 'customer', 'customer_id'),
+    arrRel('customer', 'invoices', 'invoice', 'customer_id'),
+    objRel('invoice_line', 'invoice', 'invoice_id'),
+    arrRel('invoice', 'lines', 'invoice_line', 'invoice_id'),
+    objRel('invoice_line', 'track', 'track_id'),
+    arrRel('track', 'invoice_lines', 'invoice_line', 'track_id'),
+  ];
+}
+
+async function v1Query(url: string, body: unknown, headers: Record<string, string>): Promise<{ status: number; text: string }> {
+  const res = await fetch(`${url}/v1/query`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
+  return { status: res.status, text: await res.text() };
+}
+
+/** Replaces the engine's metadata with the bench's: clear_metadata, then one bulk of tracks and relationships. */
+export async function setupEngineMetadata(url: string, headers: Record<string, string> = {}): Promise<void> {
+  const t0 = Date.now();
+  const cleared = await v1Query(url, { type: 'clear_metadata', args: {} }, headers);
+  if (cleared.status !== 200) log('engine.metadata.clear_failed', { status: cleared.status, body: cleared.text.slice(0, 500) });
+  const r = await v1Query(url, { type: 'bulk', args: metadataBulk() }, headers);
+  if (r.status !== 200) throw new Error(`engine metadata setup failed: POST /v1/query bulk -> ${r.status} ${r.text.slice(0, 1000)}`);
+  log('engine.metadata', { operations: metadataBulk().length, ms: Date.now() - t0 });
+}

@@ -1,0 +1,123 @@
+// `npm run bench`: dataset → ceiling + engine → identical-JSON check → alternating autocannon runs → table + JSON report.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseConfig, type BenchConfig } from './config.js';
+import { ensureDataset, GENERATOR_VERSION } from './dataset.js';
+import { spawnCeiling, spawnEngine, setupEngineMetadata, treeRss, type SpawnedProcess } from './engine.js';
+import { checkQuery } from './check.js';
+import { measure } from './load.js';
+import { graphqlBody, selectQueries } from './queries.js';
+import { formatTable, type BenchReport, type QueryReport } from './report.js';
+import { log, logError } from './log.js';
+
+type Target = 'engine' | 'ceiling';
+
+const gitCommit = (): string | null => {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+  } catch {
+    return null;
+  }
+};
+
+async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<number> {
+  const startedAt = new Date().toISOString();
+  const stamp = startedAt.replace(/[:.]/g, '-');
+  mkdirSync(config.resultsDir, { recursive: true });
+  const queries = selectQueries(config.only);
+  log('bench.start', { ...config, queries: queries.map((q) => q.name) });
+
+  const dataset = await ensureDataset(config.databaseUrl, config.database, { scale: config.scale, seed: config.seed });
+
+  const urls: Partial<Record<Target, string>> = {};
+  let enginePid: number | null = null;
+  let ceilingPid: number | null = null;
+  if (config.targets.includes('ceiling')) {
+    const c = await spawnCeiling({ databaseUrl: dataset.url, port: config.ceilingPort, poolSize: config.ceilingPool });
+    started.push(c);
+    urls.ceiling = c.url;
+    ceilingPid = c.child.pid ?? null;
+  }
+  if (config.targets.includes('engine')) {
+    if (config.engineUrl) urls.engine = config.engineUrl.replace(/\/$/, '');
+    else {
+      const e = await spawnEngine({ databaseUrl: dataset.url, port: config.enginePort, logFile: join(config.resultsDir, `engine-${stamp}.log`) });
+      started.push(e);
+      urls.engine = e.url;
+      enginePid = e.child.pid ?? null;
+    }
+    await setupEngineMetadata(urls.engine);
+  }
+
+  // Correctness first: a fast wrong answer is not a result.
+  let failed = false;
+  for (const q of queries) {
+    const c = await checkQuery(q, urls);
+    log('check', { query: q.name, ok: c.ok, bytes: c.bytes });
+    for (const d of c.numberTextDiffers) log('check.number_text_differs', { query: q.name, ...d });
+    if (!c.ok) {
+      failed = true;
+      logError('check.failed', { query: q.name, problems: c.problems, differences: c.differences });
+    }
+  }
+  if (failed) {
+    logError('bench.aborted', { reason: 'a query did not return the expected JSON (see check.failed lines above)' });
+    return 1;
+  }
+  if (config.checkOnly) {
+    log('bench.check_only_done', { queries: queries.length });
+    return 0;
+  }
+
+  const reports: QueryReport[] = [];
+  for (const [i, q] of queries.entries()) {
+    const report: QueryReport = { query: q.name, description: q.description };
+    // Alternate which target goes first so neither always runs on a cooler (or warmer) machine.
+    const order: Target[] = i % 2 === 0 ? ['engine', 'ceiling'] : ['ceiling', 'engine'];
+    for (const target of order) {
+      const url = urls[target];
+      if (!url) continue;
+      log('load.start', { query: q.name, target, connections: config.connections, warmup: config.warmupSeconds, duration: config.durationSeconds });
+      const r = await measure({ url, body: graphqlBody(q), connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds });
+      report[target] = r;
+      log('load.done', { query: q.name, target, rps: r.requestsPerSecond, p50: r.latencyP50Ms, p99: r.latencyP99Ms, non2xx: r.non2xx, errors: r.errors });
+    }
+    if (report.engine && report.ceiling && report.ceiling.requestsPerSecond > 0) report.ratio = report.engine.requestsPerSecond / report.ceiling.requestsPerSecond;
+    reports.push(report);
+  }
+
+  const result: BenchReport = {
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    commit: gitCommit(),
+    node: process.version,
+    config: { ...config, databaseUrl: undefined },
+    dataset: { database: config.database, generatorVersion: GENERATOR_VERSION, scale: config.scale, seed: config.seed, ...dataset.size },
+    queries: reports,
+    engineRssBytes: enginePid ? treeRss(enginePid) : null,
+    ceilingRssBytes: ceilingPid ? treeRss(ceilingPid) : null,
+  };
+  const file = join(config.resultsDir, `bench-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
+  process.stdout.write(`\n${formatTable(result)}\nJSON report: ${file}\n`);
+  const problems = reports.some((q) => [q.engine, q.ceiling].some((l) => l && (l.errors || l.non2xx || l.timeouts)));
+  return problems ? 1 : 0;
+}
+
+const started: SpawnedProcess[] = [];
+const stopAll = () => Promise.all(started.map((p) => p.stop()));
+process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
+process.on('exit', () => {
+  for (const p of started) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+});
+
+let code = 1;
+try {
+  code = await main(parseConfig(process.argv.slice(2), process.env), started);
+} catch (e) {
+  logError('bench.error', { error: e instanceof Error ? e.message : String(e) });
+} finally {
+  await stopAll();
+}
+process.exit(code);
