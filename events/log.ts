@@ -1,0 +1,179 @@
+// The metadata log in Postgres (engine_catalog): versioned schema set-up, optimistic append with NOTIFY,
+// reads after a seq, and snapshots every N events so start-up does not replay the whole history.
+import type pg from 'pg';
+
+export const CATALOG_SCHEMA = 'engine_catalog';
+export const NOTIFY_CHANNEL = 'engine_metadata';
+/** Advisory lock keys (two-int form, first int = "engine"): schema set-up, metadata writers. */
+const LOCK_NS = 0x656e6769;
+export const SCHEMA_LOCK = 1;
+export const WRITE_LOCK = 2;
+
+/** An event to append; `meta` records the operation that produced it. */
+export interface NewEvent {
+  type: string;
+  data: unknown;
+  meta?: Record<string, unknown>;
+}
+
+export interface LoggedEvent {
+  seq: number;
+  type: string;
+  data: unknown;
+  meta: Record<string, unknown>;
+  createdAt: string;
+  instanceId: string | null;
+}
+
+export interface Snapshot {
+  seq: number;
+  metadata: unknown;
+}
+
+/** Another instance appended first: roll back, catch up, decide again. */
+export class AppendConflict extends Error {
+  constructor(readonly expectedSeq: number) {
+    super(`metadata log moved past seq ${expectedSeq}`);
+    this.name = 'AppendConflict';
+  }
+}
+
+/** Each entry upgrades the catalog schema by one version; never edit a released entry, append a new one. */
+const MIGRATIONS: string[][] = [
+  [
+    `CREATE TABLE IF NOT EXISTS ${CATALOG_SCHEMA}.metadata_log (
+       seq bigint PRIMARY KEY,
+       type text NOT NULL,
+       data jsonb NOT NULL,
+       meta jsonb NOT NULL DEFAULT '{}'::jsonb,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       instance_id text)`,
+    `CREATE TABLE IF NOT EXISTS ${CATALOG_SCHEMA}.metadata_snapshot (
+       seq bigint PRIMARY KEY,
+       metadata jsonb NOT NULL,
+       created_at timestamptz NOT NULL DEFAULT now())`,
+  ],
+];
+
+export const CATALOG_VERSION = MIGRATIONS.length;
+
+/** Creates or upgrades engine_catalog (idempotent; concurrent starters serialise on an advisory lock). */
+export async function ensureCatalogSchema(client: pg.ClientBase): Promise<number> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_NS, SCHEMA_LOCK]);
+    await client.query(`CREATE SCHEMA IF NOT EXISTS ${CATALOG_SCHEMA}`);
+    await client.query(`CREATE TABLE IF NOT EXISTS ${CATALOG_SCHEMA}.schema_version (
+       version integer NOT NULL, upgraded_at timestamptz NOT NULL DEFAULT now())`);
+    const r = await client.query<{ v: number | null }>(`SELECT max(version) AS v FROM ${CATALOG_SCHEMA}.schema_version`);
+    const current = r.rows[0]?.v ?? 0;
+    if (current > CATALOG_VERSION) throw new Error(`engine_catalog is at version ${current}, newer than this engine (${CATALOG_VERSION})`);
+    for (let v = current; v < CATALOG_VERSION; v++) {
+      for (const sql of MIGRATIONS[v]) await client.query(sql);
+      await client.query(`INSERT INTO ${CATALOG_SCHEMA}.schema_version(version) VALUES ($1)`, [v + 1]);
+    }
+    await client.query('COMMIT');
+    return CATALOG_VERSION;
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => undefined);
+    throw e;
+  }
+}
+
+/** Serialises metadata writers for the rest of the current transaction (cheap; conflicts stay possible for other writers). */
+export async function lockWriters(client: pg.ClientBase): Promise<void> {
+  await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_NS, WRITE_LOCK]);
+}
+
+/**
+ * Appends events as seq expectedSeq+1.. inside the caller's transaction and queues the NOTIFY (sent on commit).
+ * Throws AppendConflict when another writer took those seqs (the transaction is then aborted: roll back).
+ */
+export async function appendEvents(
+  client: pg.ClientBase,
+  events: readonly NewEvent[],
+  expectedSeq: number,
+  options: { instanceId?: string; meta?: Record<string, unknown> } = {},
+): Promise<number> {
+  if (events.length === 0) return expectedSeq;
+  const payload = events.map((e) => ({ type: e.type, data: e.data ?? null, meta: { ...(options.meta ?? {}), ...(e.meta ?? {}) } }));
+  try {
+    await client.query(
+      `INSERT INTO ${CATALOG_SCHEMA}.metadata_log (seq, type, data, meta, instance_id)
+       SELECT $1::bigint + e.ord, e.value->>'type', e.value->'data', e.value->'meta', $3
+       FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS e(value, ord)`,
+      [expectedSeq, JSON.stringify(payload), options.instanceId ?? null],
+    );
+  } catch (e) {
+    if ((e as { code?: string }).code === '23505') throw new AppendConflict(expectedSeq);
+    throw e;
+  }
+  const seq = expectedSeq + events.length;
+  await client.query('SELECT pg_notify($1, $2)', [NOTIFY_CHANNEL, JSON.stringify({ seq, instance: options.instanceId ?? null })]);
+  return seq;
+}
+
+interface LogRow {
+  seq: string;
+  type: string;
+  data: unknown;
+  meta: Record<string, unknown>;
+  created_at: Date;
+  instance_id: string | null;
+}
+
+const toEvent = (r: LogRow): LoggedEvent => ({
+  seq: Number(r.seq),
+  type: r.type,
+  data: r.data,
+  meta: r.meta,
+  createdAt: r.created_at.toISOString(),
+  instanceId: r.instance_id,
+});
+
+/** Events with seq > afterSeq (up to `limit`), in order. */
+export async function readFrom(client: pg.ClientBase, afterSeq: number, limit?: number): Promise<LoggedEvent[]> {
+  const r = await client.query<LogRow>(
+    `SELECT seq, type, data, meta, created_at, instance_id FROM ${CATALOG_SCHEMA}.metadata_log
+     WHERE seq > $1 ORDER BY seq ${limit === undefined ? '' : 'LIMIT $2'}`,
+    limit === undefined ? [afterSeq] : [afterSeq, limit],
+  );
+  return r.rows.map(toEvent);
+}
+
+/** Seq of the newest event (0 when the log is empty). */
+export async function headSeq(client: pg.ClientBase): Promise<number> {
+  const r = await client.query<{ s: string | null }>(`SELECT max(seq) AS s FROM ${CATALOG_SCHEMA}.metadata_log`);
+  return Number(r.rows[0]?.s ?? 0);
+}
+
+export async function latestSnapshot(client: pg.ClientBase): Promise<Snapshot | null> {
+  const r = await client.query<{ seq: string; metadata: unknown }>(
+    `SELECT seq, metadata FROM ${CATALOG_SCHEMA}.metadata_snapshot ORDER BY seq DESC LIMIT 1`,
+  );
+  const row = r.rows[0];
+  return row ? { seq: Number(row.seq), metadata: row.metadata } : null;
+}
+
+/** Stores the metadata as of `seq`; keeps the newest few snapshots only. */
+export async function writeSnapshot(client: pg.ClientBase, seq: number, metadata: unknown, keep = 3): Promise<void> {
+  await client.query(
+    `INSERT INTO ${CATALOG_SCHEMA}.metadata_snapshot (seq, metadata) VALUES ($1, $2::jsonb) ON CONFLICT (seq) DO NOTHING`,
+    [seq, JSON.stringify(metadata)],
+  );
+  await client.query(
+    `DELETE FROM ${CATALOG_SCHEMA}.metadata_snapshot WHERE seq NOT IN
+       (SELECT seq FROM ${CATALOG_SCHEMA}.metadata_snapshot ORDER BY seq DESC LIMIT $1)`,
+    [keep],
+  );
+}
+
+/** True when appending from `from` to `to` crosses a multiple of `every`. */
+export const crossesSnapshot = (from: number, to: number, every: number): boolean =>
+  Math.floor(to / every) > Math.floor(from / every);
+
+/** Whether engine_catalog exists at all (history replay wants an empty target). */
+export async function catalogExists(client: pg.ClientBase): Promise<boolean> {
+  const r = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [CATALOG_SCHEMA]);
+  return r.rowCount !== 0;
+}

@@ -1,0 +1,35 @@
+// POST /v1/query: the metadata API (admin only). Runs the operation in one transaction via sync/write.
+import type Router from '@koa/router';
+import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors.js';
+import { runMetadataWrite } from '../../sync/write.js';
+import { readJson } from '../body.js';
+import { sessionFor, showInternal } from '../session.js';
+import type { Runtime } from '../runtime.js';
+import type { Session } from '../../auth/session.js';
+
+export const METADATA_VERSION_HEADER = 'x-engine-metadata-version';
+
+export function queryRoutes(router: Router, rt: Runtime): void {
+  router.post('/v1/query', async (ctx) => {
+    const requestId = ctx.state.requestId as string;
+    let session: Session | null = null;
+    try {
+      session = await sessionFor(ctx.req.headers, rt.config);
+      ctx.state.role = session.role;
+      const body = await readJson(ctx);
+      if (session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only', { path: '$.args' });
+      if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
+      const result = await runMetadataWrite(rt.write, body, { role: session.role, requestId });
+      ctx.status = 200;
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify(result.response ?? null);
+    } catch (e) {
+      if (!isEngineError(e)) throw e;
+      ctx.status = e.status;
+      ctx.body = metadataErrorBody(e, showInternal(session, rt.config));
+      ctx.state.errorCode = e.code;
+    } finally {
+      ctx.set(METADATA_VERSION_HEADER, String(Math.max(rt.store.seq, 0)));
+    }
+  });
+}

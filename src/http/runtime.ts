@@ -1,0 +1,15 @@
+// What the HTTP layer needs from the running engine (built by src/main.ts).
+import type pg from 'pg';
+import type { ServerConfig } from '../config.js';
+import type { StateStore } from '../sync/store.js';
+import type { MetadataSync } from '../sync/listener.js';
+import type { WriteContext } from '../sync/write.js';
+
+export interface Runtime {
+  config: ServerConfig;
+  pool: pg.Pool;
+  store: StateStore;
+  sync: MetadataSync | null;
+  write: WriteContext;
+  instanceId: string;
+}

@@ -1,0 +1,144 @@
+// Wiring: database (given or embedded), catalog schema, state from the log, sync, HTTP server.
+// startEngine is what the CLI and the tests call.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { hostname } from 'node:os';
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import type { EngineState } from './cache/state.js';
+import { configureLog, log, type Level } from './core/log.js';
+import type { ServerConfig } from './config.js';
+import { ensureCatalogSchema } from '../events/log.js';
+import { loadState } from './sync/catchup.js';
+import { MetadataSync } from './sync/listener.js';
+import { projector } from './sync/projector.js';
+import { StateStore } from './sync/store.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+import { createApp } from './http/app.js';
+import type { Runtime } from './http/runtime.js';
+import { ENGINE_VERSION } from './version.js';
+
+export interface StartOptions {
+  /** Leave the process-wide logger alone (tests configure it themselves). */
+  keepLogger?: boolean;
+  /** Overrides the logger level (e.g. 'silent' in tests). */
+  logLevel?: Level | 'silent';
+  /** Give up loading metadata after this many ms (default 30 s); healthz reports the reason meanwhile. */
+  startTimeoutMs?: number;
+}
+
+export interface RunningEngine {
+  url: string;
+  port: number;
+  databaseUrl: string;
+  instanceId: string;
+  state(): EngineState;
+  runtime: Runtime;
+  close(): Promise<void>;
+}
+
+export async function startEngine(config: ServerConfig, options: StartOptions = {}): Promise<RunningEngine> {
+  if (!options.keepLogger) configureLog(options.logLevel ?? config.logLevel);
+  const instanceId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
+  const started = Date.now();
+  log.info('startup', { message: 'starting engine', version: ENGINE_VERSION, instance_id: instanceId });
+
+  let embedded: EmbeddedDatabase | null = null;
+  let databaseUrl = config.databaseUrl;
+  if (databaseUrl === undefined) {
+    embedded = await startEmbeddedPostgres({
+      dataDir: config.dataDir,
+      port: config.embeddedPgPort,
+      onLog: (line) => log.debug('embedded-postgres', { message: line.trim() }),
+    });
+    databaseUrl = embedded.url;
+    log.info('startup', {
+      message: `embedded Postgres ${embedded.started ? 'started' : 'reused'}: data in ${embedded.dataDir}, listening on 127.0.0.1:${config.embeddedPgPort}`,
+      database_url: databaseUrl,
+    });
+  }
+
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.pgConnections, application_name: `engine-${instanceId}`.slice(0, 63) });
+  pool.on('error', (e) => log.warn('pg-pool-error', { error: e }));
+  const store = new StateStore();
+  const rt: Runtime = {
+    config,
+    pool,
+    store,
+    sync: null,
+    instanceId,
+    write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
+  };
+
+  const server = http.createServer(createApp(rt).callback());
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host === '*' ? undefined : config.host, () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+
+  const closeAll = async (): Promise<void> => {
+    await rt.sync?.close();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeAllConnections();
+    await pool.end().catch(() => undefined);
+    await embedded?.stop();
+  };
+
+  try {
+    await loadWithRetry(rt, databaseUrl, options.startTimeoutMs ?? 30_000);
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+  log.info('startup', { message: `engine ready on ${url}`, seq: store.seq, ms: Date.now() - started, instance_id: instanceId });
+
+  let closing: Promise<void> | null = null;
+  return {
+    url,
+    port,
+    databaseUrl,
+    instanceId,
+    state: () => store.get(),
+    runtime: rt,
+    close: () => (closing ??= closeAll()),
+  };
+}
+
+/** Catalog schema + state + listener; retried while the database is not there (healthz says why). */
+async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (let attempt = 1; ; attempt++) {
+    try {
+      const client = await rt.pool.connect();
+      try {
+        await ensureCatalogSchema(client);
+        rt.store.swap(await loadState(client, projector));
+      } finally {
+        client.release();
+      }
+      const sync = new MetadataSync({
+        pool: rt.pool,
+        connectionString: databaseUrl,
+        store: rt.store,
+        projector,
+        pollInterval: rt.config.syncPollInterval,
+        instanceId: rt.instanceId,
+      });
+      await sync.start();
+      rt.sync = sync;
+      // Events appended between the load and LISTEN are picked up here.
+      await sync.syncNow();
+      return;
+    } catch (e) {
+      const message = (e as Error).message;
+      rt.store.problem = `cannot load metadata: ${message}`;
+      if (Date.now() > deadline) throw new Error(`engine could not start: ${message}`);
+      log.warn('startup', { message: `cannot load metadata (attempt ${attempt}), retrying`, error: e });
+      await new Promise((r) => setTimeout(r, Math.min(250 * attempt, 2000)));
+    }
+  }
+}

@@ -1,0 +1,50 @@
+// Holds this instance's current EngineState and swaps it atomically; lets requests wait for a minimum seq.
+import type { EngineState } from '../cache/state.js';
+
+export class StateStore {
+  private current: EngineState | null = null;
+  private waiters: Array<{ seq: number; resolve: () => void }> = [];
+  /** Why the state is not available (start-up failure, ...), for /healthz. */
+  problem: string | null = 'metadata not loaded yet';
+
+  get ready(): boolean {
+    return this.current !== null;
+  }
+
+  get(): EngineState {
+    if (this.current === null) throw new Error(this.problem ?? 'metadata not loaded yet');
+    return this.current;
+  }
+
+  get seq(): number {
+    return this.current?.seq ?? -1;
+  }
+
+  /**
+   * Installs `next` when it is newer; with `force`, also when it is as new (a write that re-read the catalog
+   * without appending). Never goes back in seq.
+   */
+  swap(next: EngineState, force = false): boolean {
+    const cur = this.current;
+    if (cur !== null && (next.seq < cur.seq || (next.seq === cur.seq && !force))) return false;
+    this.current = next;
+    this.problem = null;
+    const still: typeof this.waiters = [];
+    for (const w of this.waiters) (w.seq <= next.seq ? w.resolve() : still.push(w));
+    this.waiters = still;
+    return true;
+  }
+
+  /** Resolves true once seq >= `seq`, false after `timeoutMs`. */
+  waitFor(seq: number, timeoutMs: number): Promise<boolean> {
+    if (this.seq >= seq) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const entry = { seq, resolve: () => (clearTimeout(timer), resolve(true)) };
+      const timer = setTimeout(() => {
+        this.waiters = this.waiters.filter((w) => w !== entry);
+        resolve(false);
+      }, timeoutMs);
+      this.waiters.push(entry);
+    });
+  }
+}
