@@ -17,9 +17,9 @@ export default [
         'error',
         {
           zones: [
-            zone('./src/core', ['./src/!(core)/**', './events', './projections'], 'core imports nothing else'),
-            zone('./src/catalog', ['./src/!(core|catalog)/**', './events', './projections'], 'catalog sits on core only'),
-            zone('./events', ['./projections', './src/!(core|catalog)/**'], 'events sit on core and catalog'),
+            zone('./src/core', ['./src/!(core)/**', './events/**', './projections/**'], 'core imports nothing else'),
+            zone('./src/catalog', ['./src/!(core|catalog)/**', './events/**', './projections/**'], 'catalog sits on core only'),
+            zone('./events', ['./projections/**', './src/!(core|catalog)/**'], 'events sit on core and catalog'),
             zone('./projections', ['./src/!(core|catalog)/**'], 'projections sit on events'),
             zone('./src/cache', ['./src/!(core|catalog|cache)/**'], 'cache sits on projections'),
             zone('./src/sql', ['./src/graphql', './src/http', './src/auth', './src/execute', './src/metadata'], 'sql never imports graphql'),
