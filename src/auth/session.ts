@@ -1,18 +1,65 @@
-// STUB (owned by the auth work): who is asking. Session variable names are lower-cased (x-engine-user-id).
+// Who is asking: a role plus session variables (x-engine-* names, lower-cased; string values).
+// Built by resolve.ts from the request headers; read by permissions, presets and the explain API.
+
 export interface Session {
   role: string;
   /** All x-engine-* session variables, names lower-cased, values strings (x-engine-role included). */
   variables: Record<string, string>;
+  /**
+   * True when the request may use backend_only insert permissions: it sent
+   * `x-engine-use-backend-only-permissions: true` and either carried the correct admin secret or no auth is configured.
+   */
+  backendOnly?: boolean;
+  /** When the credentials stop being valid (JWT `exp`, auth-hook Cache-Control/Expires), ms since epoch. Websockets close then. */
+  expiresAt?: number;
 }
 
-export const isAdmin = (s: Session): boolean => s.role === 'admin';
+export const ADMIN_ROLE = 'admin';
+export const ROLE_HEADER = 'x-engine-role';
+export const ADMIN_SECRET_HEADER = 'x-engine-admin-secret';
+/** Deprecated alias of the admin secret header, still accepted. */
+export const ACCESS_KEY_HEADER = 'x-engine-access-key';
+export const BACKEND_ONLY_HEADER = 'x-engine-use-backend-only-permissions';
+const SESSION_PREFIX = 'x-engine-';
 
-/** No-auth mode: role from X-Engine-Role, admin by default; X-Engine-* headers become variables. */
-export function sessionFromHeaders(headers: Record<string, string | string[] | undefined>): Session {
+export const isAdmin = (s: Session): boolean => s.role === ADMIN_ROLE;
+
+export const isSessionVariable = (name: string): boolean => name.toLowerCase().startsWith(SESSION_PREFIX);
+
+/** Request headers as koa or a websocket init payload give them: names in any case, values possibly repeated or not strings. */
+export type RequestHeaders = Readonly<Record<string, unknown>>;
+
+/** The first string value of a header, looked up case-insensitively. */
+export function headerValue(headers: RequestHeaders, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [k, v] of Object.entries(headers)) {
+    if (k.toLowerCase() !== wanted) continue;
+    if (typeof v === 'string') return v;
+    if (Array.isArray(v) && typeof v[0] === 'string') return v[0];
+  }
+  return undefined;
+}
+
+/** The x-engine-* headers as session variables, credentials removed (they must never reach permissions or logs). */
+export function sessionVariablesFromHeaders(headers: RequestHeaders): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const [k, v] of Object.entries(headers)) {
     const name = k.toLowerCase();
-    if (name.startsWith('x-engine-') && typeof v === 'string' && name !== 'x-engine-admin-secret') variables[name] = v;
+    if (!name.startsWith(SESSION_PREFIX) || name === ADMIN_SECRET_HEADER || name === ACCESS_KEY_HEADER) continue;
+    const value = typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+    if (value !== undefined && !(name in variables)) variables[name] = value;
   }
-  return { role: variables['x-engine-role'] ?? 'admin', variables };
+  return variables;
+}
+
+/** A session for `role` whose variables also say x-engine-role = role (as the original's UserInfo does). */
+export function makeSession(role: string, variables: Record<string, string>, extra: Partial<Session> = {}): Session {
+  return { role, variables: { ...variables, [ROLE_HEADER]: role }, ...extra };
+}
+
+/** No-auth mode: role from X-Engine-Role, admin by default; X-Engine-* headers become variables. */
+export function sessionFromHeaders(headers: RequestHeaders): Session {
+  const variables = sessionVariablesFromHeaders(headers);
+  const requested = variables[ROLE_HEADER];
+  return makeSession(requested ? requested : ADMIN_ROLE, variables);
 }
