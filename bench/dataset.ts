@@ -4,7 +4,7 @@ import { log } from './log.js';
 import { withDatabase } from './config.js';
 
 /** Bump when the schema or any generated value changes: an existing database with another version is regenerated. */
-export const GENERATOR_VERSION = '1';
+export const GENERATOR_VERSION = '2';
 
 export interface DatasetOptions {
   scale: number;
@@ -72,14 +72,15 @@ const COUNTRIES = [
 const lit = (s: string) => `'${s.replace(/'/g, "''")}'`;
 const arr = (xs: string[]) => `ARRAY[${xs.map(lit).join(',')}]::text[]`;
 
-/** Helper functions: a seeded 32-bit integer mix of (row id, column salt), and picks from fixed word lists. */
+/**
+ * Helper functions: a seeded 32-bit hash of (row id, column salt), and picks from fixed word lists. The hash is
+ * Postgres's own seeded integer hash (the one hash partitioning relies on, so it is stable across platforms).
+ */
 function functionsSql(seed: number): string {
-  // Written as single expressions so Postgres inlines them (a SQL function with a FROM clause would not be inlined).
+  // Single-expression SQL functions, so Postgres inlines them into the INSERT ... SELECT.
   return `
-CREATE OR REPLACE FUNCTION bench_mix(x bigint) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  AS $$ SELECT (((x # (x >> 15)) * 73244475) % 4294967296) # ((((x # (x >> 15)) * 73244475) % 4294967296) >> 13) $$;
 CREATE OR REPLACE FUNCTION bench_hash(id bigint, salt integer) RETURNS bigint LANGUAGE sql IMMUTABLE PARALLEL SAFE
-  AS $$ SELECT bench_mix(bench_mix((id * 2654435761 + salt * 40503 + ${seed}) % 4294967296) # salt) $$;
+  AS $$ SELECT hashint8extended(id * 1000 + salt, ${seed}) & 4294967295 $$;
 CREATE OR REPLACE FUNCTION bench_pick(words text[], id bigint, salt integer) RETURNS text LANGUAGE sql IMMUTABLE PARALLEL SAFE
   AS $$ SELECT words[1 + bench_hash(id, salt) % cardinality(words)] $$;
 CREATE OR REPLACE FUNCTION bench_price(track_id bigint) RETURNS numeric LANGUAGE sql IMMUTABLE PARALLEL SAFE
