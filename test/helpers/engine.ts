@@ -1,0 +1,83 @@
+// Starts an engine in-process on a fresh test database (or a given one) for integration tests.
+// Usage: const e = await startTestEngine(); await e.query({type, args}); ... test.after.always(() => e.close()).
+import { createTestDatabase, type TestDatabase } from './db.js';
+import { makeConfig, type ServerConfig } from '../../src/config.js';
+import { startEngine, type RunningEngine } from '../../src/main.js';
+
+export interface HttpResult<T = unknown> {
+  status: number;
+  headers: Headers;
+  /** Parsed JSON when the body is JSON, else the text. */
+  body: T;
+  text: string;
+}
+
+export interface TestEngine {
+  url: string;
+  db: TestDatabase;
+  engine: RunningEngine;
+  config: ServerConfig;
+  /** POST /v1/query (admin unless headers say otherwise). */
+  query<T = any>(body: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
+  /** POST /v1/graphql. */
+  graphql<T = any>(body: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
+  /** Any request: post(path, body) / get(path). */
+  post<T = any>(path: string, body: unknown, headers?: Record<string, string>): Promise<HttpResult<T>>;
+  get<T = any>(path: string, headers?: Record<string, string>): Promise<HttpResult<T>>;
+  /** Metadata seq this instance has folded. */
+  seq(): number;
+  /** Stops the engine; drops the database unless it was passed in (`keepDatabase`). */
+  close(): Promise<void>;
+}
+
+export interface TestEngineOptions extends Partial<ServerConfig> {
+  /** Use this database instead of creating one (not dropped by close()). */
+  database?: TestDatabase;
+  /** Forwarded to startEngine (default 'silent'; set ENGINE_TEST_LOG=debug to see logs). */
+  logLevel?: ServerConfig['logLevel'];
+}
+
+export async function request<T = any>(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+  const res = await fetch(url, {
+    method,
+    headers: body === undefined ? headers : { 'content-type': 'application/json', ...headers },
+    body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  let parsed: unknown = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    /* not JSON */
+  }
+  return { status: res.status, headers: res.headers, body: parsed as T, text };
+}
+
+export async function startTestEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
+  const { database, ...overrides } = options;
+  const db = database ?? (await createTestDatabase('e'));
+  const config = makeConfig({ host: '127.0.0.1', port: 0, pgConnections: 10, ...overrides, databaseUrl: db.url });
+  let engine: RunningEngine;
+  try {
+    engine = await startEngine(config, { logLevel: (process.env.ENGINE_TEST_LOG as ServerConfig['logLevel']) ?? 'silent' });
+  } catch (e) {
+    if (!database) await db.drop();
+    throw e;
+  }
+  const url = engine.url;
+  return {
+    url,
+    db,
+    engine,
+    config,
+    query: (body, headers) => request(`${url}/v1/query`, 'POST', body, headers),
+    graphql: (body, headers) => request(`${url}/v1/graphql`, 'POST', body, headers),
+    post: (path, body, headers) => request(`${url}${path}`, 'POST', body, headers),
+    get: (path, headers) => request(`${url}${path}`, 'GET', undefined, headers),
+    seq: () => engine.runtime.store.seq,
+    async close() {
+      await engine.close();
+      if (!database) await db.drop();
+    },
+  };
+}

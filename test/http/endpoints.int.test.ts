@@ -1,0 +1,120 @@
+// healthz, version, config API, 404s, enabled APIs, request ids, /v1/query envelope (JSON errors, admin only).
+import test from 'ava';
+import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+
+let e: TestEngine;
+let secured: TestEngine;
+let limited: TestEngine;
+
+test.before(async () => {
+  e = await startTestEngine();
+  secured = await startTestEngine({ adminSecret: 'sekret', unauthorizedRole: 'anonymous', enableAllowlist: true });
+  limited = await startTestEngine({ enabledApis: ['graphql'] });
+});
+test.after.always(async () => {
+  await Promise.all([e?.close(), secured?.close(), limited?.close()]);
+});
+
+const NOT_FOUND = { path: '$', error: 'resource does not exist', code: 'not-found' };
+
+test('GET /healthz answers OK once metadata is loaded', async (t) => {
+  const r = await e.get('/healthz');
+  t.is(r.status, 200);
+  t.is(r.text, 'OK');
+});
+
+test('GET /v1/version gives the package version', async (t) => {
+  const r = await e.get('/v1/version');
+  t.is(r.status, 200);
+  t.regex(r.body.version, /^\d+\.\d+\.\d+/);
+});
+
+test('GET /v1alpha1/config reports the settings (no auth: admin)', async (t) => {
+  const r = await e.get('/v1alpha1/config');
+  t.is(r.status, 200);
+  t.like(r.body, {
+    is_admin_secret_set: false,
+    is_auth_hook_set: false,
+    is_jwt_set: false,
+    is_allow_list_enabled: false,
+    live_queries: { batch_size: 100, refetch_delay: 1 },
+  });
+  t.is(typeof r.body.version, 'string');
+});
+
+test('config API: admin only, secret checked', async (t) => {
+  const ok = await secured.get('/v1alpha1/config', { 'x-engine-admin-secret': 'sekret' });
+  t.is(ok.status, 200);
+  t.like(ok.body, { is_admin_secret_set: true, is_allow_list_enabled: true });
+  const anon = await secured.get('/v1alpha1/config');
+  t.is(anon.status, 400);
+  t.is(anon.body.code, 'access-denied');
+  const wrong = await secured.get('/v1alpha1/config', { 'x-engine-admin-secret': 'nope' });
+  t.is(wrong.status, 401);
+  t.is(wrong.body.code, 'access-denied');
+  const user = await e.get('/v1alpha1/config', { 'x-engine-role': 'user' });
+  t.is(user.status, 400);
+  t.is(user.body.code, 'access-denied');
+});
+
+test('unknown paths answer 404 with the metadata-style body', async (t) => {
+  for (const [method, path] of [['GET', '/nope'], ['POST', '/v2/query'], ['GET', '/v1/query']] as const) {
+    const r = method === 'GET' ? await e.get(path) : await e.post(path, {});
+    t.is(r.status, 404, `${method} ${path}`);
+    t.deepEqual(r.body, NOT_FOUND);
+  }
+});
+
+test('disabled APIs answer 404', async (t) => {
+  const q = await limited.query({ type: 'export_metadata', args: {} });
+  t.is(q.status, 404);
+  t.deepEqual(q.body, NOT_FOUND);
+  const c = await limited.get('/v1alpha1/config');
+  t.is(c.status, 404);
+  t.deepEqual(c.body, NOT_FOUND);
+  t.is((await limited.get('/healthz')).status, 200);
+});
+
+test('every response has x-request-id; a sent one is echoed', async (t) => {
+  const a = await e.get('/healthz');
+  t.regex(a.headers.get('x-request-id') ?? '', /^[0-9a-f-]{36}$/);
+  const b = await e.get('/nope', { 'x-request-id': 'abc-123' });
+  t.is(b.headers.get('x-request-id'), 'abc-123');
+});
+
+test('/v1/query: invalid JSON is 400 invalid-json', async (t) => {
+  const r = await e.post('/v1/query', '{"type": ');
+  t.is(r.status, 400);
+  t.deepEqual(r.body, { path: '$', error: 'invalid json', code: 'invalid-json' });
+});
+
+test('/v1/query: non-admin is access-denied; the response carries the metadata version', async (t) => {
+  const r = await e.query({ type: 'export_metadata', args: {} }, { 'x-engine-role': 'user' });
+  t.is(r.status, 400);
+  t.deepEqual(r.body, { path: '$.args', error: 'restricted access : admin only', code: 'access-denied' });
+  t.regex(r.headers.get('x-engine-metadata-version') ?? '', /^\d+$/);
+});
+
+test('/v1/query: export_metadata works for admin and says which seq it was served at', async (t) => {
+  const r = await e.query({ type: 'export_metadata', args: {} });
+  t.is(r.status, 200);
+  t.is(typeof r.body, 'object');
+  t.is(r.headers.get('x-engine-metadata-version'), String(e.seq()));
+});
+
+test('/v1/query with an admin secret: missing or wrong secret is 401', async (t) => {
+  const wrong = await secured.query({ type: 'export_metadata', args: {} }, { 'x-engine-admin-secret': 'x' });
+  t.is(wrong.status, 401);
+  t.is(wrong.body.code, 'access-denied');
+  const ok = await secured.query({ type: 'export_metadata', args: {} }, { 'x-engine-admin-secret': 'sekret' });
+  t.is(ok.status, 200);
+  const anon = await secured.query({ type: 'export_metadata', args: {} });
+  t.is(anon.status, 400);
+  t.is(anon.body.code, 'access-denied');
+});
+
+test('/v1/graphql: invalid JSON is a 200 with an errors body', async (t) => {
+  const r = await e.post('/v1/graphql', 'nope');
+  t.is(r.status, 200);
+  t.is(r.body.errors[0].extensions.code, 'invalid-json');
+});
