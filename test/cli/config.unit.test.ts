@@ -1,0 +1,89 @@
+// Flag and env parsing: defaults, precedence, aliases, bad values naming the setting, auth-mode rules.
+import test from 'ava';
+import { ConfigError, parseConfig, splitArgs } from '../../src/config.js';
+
+test('defaults', (t) => {
+  const c = parseConfig([], {});
+  t.is(c.port, 8080);
+  t.is(c.host, '*');
+  t.is(c.databaseUrl, undefined);
+  t.deepEqual(c.enabledApis, ['metadata', 'graphql', 'pgdump', 'config']);
+  t.false(c.stringifyNumericTypes);
+  t.is(c.authHookMode, 'GET');
+  t.deepEqual(c.liveQueries, { batchSize: 100, refetchInterval: 1000 });
+  t.is(c.logLevel, 'info');
+  t.is(c.dataDir, './.engine-data');
+  t.is(c.embeddedPgPort, 54329);
+  t.true(c.adminInternalErrors);
+});
+
+test('env vars, and flags win over them', (t) => {
+  const env = {
+    ENGINE_GRAPHQL_SERVER_PORT: '9000',
+    ENGINE_GRAPHQL_DATABASE_URL: 'postgres://a@h/db',
+    ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: 'true',
+    ENGINE_GRAPHQL_ENABLED_APIS: 'graphql, metadata',
+  };
+  const c = parseConfig([], env);
+  t.is(c.port, 9000);
+  t.is(c.databaseUrl, 'postgres://a@h/db');
+  t.true(c.stringifyNumericTypes);
+  t.deepEqual(c.enabledApis, ['graphql', 'metadata']);
+  const f = parseConfig(['--server-port', '9001', '--database-url=postgres://b@h/db'], env);
+  t.is(f.port, 9001);
+  t.is(f.databaseUrl, 'postgres://b@h/db');
+});
+
+test('DATABASE_URL is accepted; the ENGINE_GRAPHQL_ name wins', (t) => {
+  t.is(parseConfig([], { DATABASE_URL: 'postgres://x/y' }).databaseUrl, 'postgres://x/y');
+  t.is(parseConfig([], { DATABASE_URL: 'postgres://x/y', ENGINE_GRAPHQL_DATABASE_URL: 'postgres://z/w' }).databaseUrl, 'postgres://z/w');
+});
+
+test('boolean flags may stand alone or take a value', (t) => {
+  t.true(parseConfig(['--stringify-numeric-types'], {}).stringifyNumericTypes);
+  t.true(parseConfig(['--enable-allowlist', '--server-port', '1'], {}).enableAllowlist);
+  t.false(parseConfig(['--enable-allowlist', 'false'], {}).enableAllowlist);
+  t.false(parseConfig(['--admin-internal-errors=false'], {}).adminInternalErrors);
+});
+
+test('live queries, log level, auth hook mode (case-insensitive), access-key alias', (t) => {
+  const c = parseConfig(
+    ['--live-queries-multiplexed-batch-size', '7', '--log-level', 'WARN', '--auth-hook-mode', 'post', '--auth-hook', 'http://h/x'],
+    { ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: '250', ENGINE_GRAPHQL_ACCESS_KEY: 's' },
+  );
+  t.deepEqual(c.liveQueries, { batchSize: 7, refetchInterval: 250 });
+  t.is(c.logLevel, 'warn');
+  t.is(c.authHookMode, 'POST');
+  t.is(c.adminSecret, 's');
+});
+
+test('jwt secret is parsed JSON', (t) => {
+  const c = parseConfig(['--admin-secret', 's'], { ENGINE_GRAPHQL_JWT_SECRET: '{"type":"HS256","key":"k"}' });
+  t.deepEqual(c.jwtSecret, { type: 'HS256', key: 'k' });
+});
+
+const bad = (argv: string[], env: Record<string, string>, pattern: RegExp) => (t: any) => {
+  const e = t.throws(() => parseConfig(argv, env), { instanceOf: ConfigError });
+  t.regex(e.message, pattern);
+  t.false(e.message.includes('\n'));
+};
+
+test('bad port names the flag', bad(['--server-port', 'abc'], {}, /--server-port.*ENGINE_GRAPHQL_SERVER_PORT.*"abc"/));
+test('bad port from env names the env var', bad([], { ENGINE_GRAPHQL_SERVER_PORT: '70000' }, /^invalid value for ENGINE_GRAPHQL_SERVER_PORT/));
+test('bad boolean', bad([], { ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: 'maybe' }, /STRINGIFY_NUMERIC_TYPES.*true or false/));
+test('unknown API', bad(['--enabled-apis', 'graphql,foo'], {}, /--enabled-apis/));
+test('bad database URL', bad([], { ENGINE_GRAPHQL_DATABASE_URL: 'mysql://x' }, /ENGINE_GRAPHQL_DATABASE_URL/));
+test('bad JWT JSON', bad(['--admin-secret', 's', '--jwt-secret', '{nope'], {}, /--jwt-secret.*JSON object/));
+test('bad log level', bad(['--log-level', 'loud'], {}, /--log-level/));
+test('unknown flag', bad(['--no-such-flag', '1'], {}, /unknown flag --no-such-flag/));
+test('missing value', bad(['--server-port'], {}, /missing value for --server-port/));
+test('auth hook needs an admin secret', bad(['--auth-hook', 'http://h/'], {}, /requires --admin-secret/));
+test('jwt and auth hook exclude each other', bad(['--admin-secret', 's', '--auth-hook', 'http://h/', '--jwt-secret', '{}'], {}, /cannot both/));
+test('unauthorized role needs an admin secret', bad(['--unauthorized-role', 'anon'], {}, /unauthorized-role/));
+
+test('splitArgs keeps positional words and allowed extra flags', (t) => {
+  const a = splitArgs(['history', 'replay', 'f.jsonl', '--output', 'x', '--server-port', '1'], ['output']);
+  t.deepEqual(a.positional, ['history', 'replay', 'f.jsonl']);
+  t.is(a.unknown.get('output'), 'x');
+  t.is(a.flags.size, 1);
+});
