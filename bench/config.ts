@@ -12,7 +12,7 @@ export interface BenchConfig {
   engineUrl: string | null; // bench an engine that is already running instead of spawning one
   enginePort: number;
   ceilingPort: number;
-  ceilingPool: number;
+  pgPool: number; // pg pool size of both the ceiling and the spawned engine (ENGINE_GRAPHQL_PG_CONNECTIONS)
   resultsDir: string;
   quick: boolean;
   checkOnly: boolean; // only compare the JSON, no load
@@ -32,7 +32,7 @@ const HELP = `usage: npm run bench -- [options]
   --engine-url URL      use an engine already running at URL (BENCH_ENGINE_URL); its metadata is still set up
   --engine-port N       port for the spawned engine (BENCH_ENGINE_PORT, default 18080)
   --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 18081)
-  --ceiling-pool N      ceiling pg pool size (BENCH_CEILING_POOL, default 10)
+  --pg-pool N           Postgres pool size of the ceiling and of the spawned engine (BENCH_PG_POOL, default 16)
   --check               compare the JSON of both targets and stop (no load)
   --results DIR         where the JSON report goes (default bench/results)
 `;
@@ -82,7 +82,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     engineUrl: str('engine-url', 'BENCH_ENGINE_URL') ?? null,
     enginePort: Math.floor(num('engine-port', 'BENCH_ENGINE_PORT', 18080)),
     ceilingPort: Math.floor(num('ceiling-port', 'BENCH_CEILING_PORT', 18081)),
-    ceilingPool: Math.floor(num('ceiling-pool', 'BENCH_CEILING_POOL', 10)),
+    pgPool: Math.floor(num('pg-pool', 'BENCH_PG_POOL', 16)),
     resultsDir: str('results', 'BENCH_RESULTS') ?? new URL('./results/', import.meta.url).pathname,
     quick,
     checkOnly: flags.has('check'),
@@ -93,7 +93,7 @@ const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check'])
 const KNOWN_FLAGS = new Set([
   ...BOOLEAN_FLAGS,
   'scale', 'seed', 'database', 'connections', 'warmup', 'duration', 'only',
-  'engine-url', 'engine-port', 'ceiling-port', 'ceiling-pool', 'results',
+  'engine-url', 'engine-port', 'ceiling-port', 'pg-pool', 'results',
 ]);
 
 /** The URL of another database on the same server as `url`. */

@@ -60,7 +60,7 @@ export async function spawnEngine(opts: { databaseUrl: string; port: number; log
   log('engine.spawn', { pid: child.pid, url, logFile: opts.logFile });
   const stop = stopper(child);
   try {
-    await waitUntil(child, async () => (await fetch(`${url}/healthz`)).status < 500, 'engine', 60_000, opts.logFile);
+    await waitUntil(child, async () => (await fetch(`${url}/healthz`)).status === 200, 'engine', 60_000, opts.logFile);
   } catch (e) {
     await stop();
     throw e;
@@ -153,12 +153,32 @@ async function v1Query(url: string, body: unknown, headers: Record<string, strin
   return { status: res.status, text: await res.text() };
 }
 
-/** Replaces the engine's metadata with the bench's: clear_metadata, then one bulk of tracks and relationships. */
+/**
+ * Replaces the engine's metadata with the bench's: clear_metadata, then one bulk of tracks and relationships. While
+ * the engine lacks clear_metadata or bulk, falls back to one request per operation, tolerating what already exists.
+ */
 export async function setupEngineMetadata(url: string, headers: Record<string, string> = {}): Promise<void> {
   const t0 = Date.now();
+  const ops = metadataBulk();
   const cleared = await v1Query(url, { type: 'clear_metadata', args: {} }, headers);
   if (cleared.status !== 200) log('engine.metadata.clear_failed', { status: cleared.status, body: cleared.text.slice(0, 500) });
-  const r = await v1Query(url, { type: 'bulk', args: metadataBulk() }, headers);
-  if (r.status !== 200) throw new Error(`engine metadata setup failed: POST /v1/query bulk -> ${r.status} ${r.text.slice(0, 1000)}`);
-  log('engine.metadata', { operations: metadataBulk().length, ms: Date.now() - t0 });
+  if (cleared.status === 200) {
+    const r = await v1Query(url, { type: 'bulk', args: ops }, headers);
+    if (r.status === 200) return log('engine.metadata', { operations: ops.length, via: 'bulk', ms: Date.now() - t0 });
+    log('engine.metadata.bulk_failed', { status: r.status, body: r.text.slice(0, 500) });
+  }
+  for (const op of ops) {
+    const r = await v1Query(url, op, headers);
+    if (r.status === 200) continue;
+    const code = (() => {
+      try {
+        return (JSON.parse(r.text) as { code?: string }).code;
+      } catch {
+        return undefined;
+      }
+    })();
+    if (code === 'already-tracked' || code === 'already-exists') continue;
+    throw new Error(`engine metadata setup failed: POST /v1/query ${JSON.stringify(op)} -> ${r.status} ${r.text.slice(0, 1000)}`);
+  }
+  log('engine.metadata', { operations: ops.length, via: 'one by one', ms: Date.now() - t0 });
 }

@@ -34,7 +34,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   let enginePid: number | null = null;
   let ceilingPid: number | null = null;
   if (config.targets.includes('ceiling')) {
-    const c = await spawnCeiling({ databaseUrl: dataset.url, port: config.ceilingPort, poolSize: config.ceilingPool });
+    const c = await spawnCeiling({ databaseUrl: dataset.url, port: config.ceilingPort, poolSize: config.pgPool });
     started.push(c);
     urls.ceiling = c.url;
     ceilingPid = c.child.pid ?? null;
@@ -42,7 +42,9 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   if (config.targets.includes('engine')) {
     if (config.engineUrl) urls.engine = config.engineUrl.replace(/\/$/, '');
     else {
-      const e = await spawnEngine({ databaseUrl: dataset.url, port: config.enginePort, logFile: join(config.resultsDir, `engine-${stamp}.log`) });
+      const e = await spawnEngine({ databaseUrl: dataset.url, port: config.enginePort, logFile: join(config.resultsDir, `engine-${stamp}.log`),
+        env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(config.pgPool) },
+      });
       started.push(e);
       urls.engine = e.url;
       enginePid = e.child.pid ?? null;
