@@ -88,7 +88,15 @@ export interface SelectArgsIR {
 export type FieldIR =
   | { kind: 'typename'; name: string }
   /** `type` drives output encoding (stringified numerics, ...). */
-  | { kind: 'column'; column: string; type: string; isArray: boolean; stringify: boolean }
+  | {
+      kind: 'column';
+      column: string;
+      type: string;
+      isArray: boolean;
+      stringify: boolean;
+      /** json/jsonb columns' `path` argument, parsed into keys and indexes (compiled to `col #> '{...}'`). Added by C2. */
+      jsonPath?: Array<string | number>;
+    }
   | { kind: 'object_relationship'; relationship: RelationshipInfo; select: SelectIR }
   | { kind: 'array_relationship'; relationship: RelationshipInfo; select: SelectIR }
   | { kind: 'array_aggregate'; relationship: RelationshipInfo; aggregate: AggregateIR }

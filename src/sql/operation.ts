@@ -1,0 +1,64 @@
+// A whole query operation → ONE statement whose columns are the root fields' JSON texts, plus the template that
+// splices them (and __typename / introspection JSON known at compile time) into the `data` object, in query order.
+import type { OperationIR, RootFieldIR } from '../ir/types.js';
+import { compile, ident, join, sql, type CompiledSql, type SQL } from './builder.js';
+import { CompileContext } from './context.js';
+import { rootAggregate, rootSelect } from './select.js';
+
+/** Static JSON text, or the index of a result column holding JSON text (SQL NULL splices as `null`). */
+export type Piece = string | number;
+
+export interface CompiledOperation {
+  /** null when nothing needs the database (only __typename / introspection fields). */
+  statement: CompiledSql | null;
+  /** The `data` object: concatenating the pieces gives its JSON text. */
+  pieces: Piece[];
+}
+
+/** The SQL of one database root field (a query returning one row, one column "json"), or null. */
+export function compileRootField(f: RootFieldIR, ctx: CompileContext = new CompileContext()): SQL | null {
+  switch (f.kind) {
+    case 'typename':
+    case 'raw':
+      return null;
+    case 'select':
+      return rootSelect(f.select, false, ctx);
+    case 'select_one':
+      return rootSelect(f.select, true, ctx);
+    case 'aggregate':
+      return rootAggregate(f.aggregate, ctx);
+  }
+}
+
+function pushStatic(pieces: Piece[], s: string): void {
+  const last = pieces.length - 1;
+  if (last >= 0 && typeof pieces[last] === 'string') pieces[last] = (pieces[last] as string) + s;
+  else pieces.push(s);
+}
+
+/** Compiles a query (or subscription) operation into one statement. */
+export function compileOperation(op: OperationIR): CompiledOperation {
+  const ctx = new CompileContext();
+  const columns: SQL[] = [];
+  const pieces: Piece[] = [];
+  op.fields.forEach(([key, f], i) => {
+    pushStatic(pieces, `${i === 0 ? '{' : ','}${JSON.stringify(key)}:`);
+    if (f.kind === 'typename') pushStatic(pieces, JSON.stringify(f.name));
+    else if (f.kind === 'raw') pushStatic(pieces, f.json);
+    else {
+      const q = compileRootField(f, ctx)!;
+      pieces.push(columns.length);
+      columns.push(sql`(${q})::text AS ${ident(String(columns.length))}`);
+    }
+  });
+  pushStatic(pieces, op.fields.length === 0 ? '{}' : '}');
+  const statement = columns.length === 0 ? null : compile(sql`SELECT ${join(columns, ', ')}`);
+  return { statement, pieces };
+}
+
+/** Concatenates the pieces with one result row (pg rowMode 'array'). */
+export function splice(pieces: readonly Piece[], row: readonly unknown[] | null): string {
+  let out = '';
+  for (const p of pieces) out += typeof p === 'string' ? p : ((row?.[p] as string | null | undefined) ?? 'null');
+  return out;
+}

@@ -1,0 +1,144 @@
+// SelectIR / AggregateIR → one SELECT whose single column "json" is the field's JSON, built by Postgres.
+// Shape (Note [Select shape]):
+//   SELECT coalesce(json_agg(json_build_object('k', "_root"."c", 'rel', "_1_rel.j"."json") ORDER BY ...), '[]') AS "json"
+//   FROM (SELECT * FROM "s"."t" AS "_root" WHERE ... [ORDER BY ... LIMIT ... OFFSET ...]) AS "_root"
+//   LEFT JOIN LATERAL (<nested select>) AS "_1_rel.j" ON true
+// The base subquery selects `*` so that the alias is a whole row of the table type (computed fields take it as
+// argument); it orders only when LIMIT/OFFSET/DISTINCT ON need it, and json_agg orders the output. Order
+// expressions only mention the alias, which names the table inside the base and the base outside, so one compiled
+// ORDER BY serves both levels.
+import type { AggregateIR, FieldIR, SelectArgsIR, SelectIR, SelectSource } from '../ir/types.js';
+import { empty, ident, join, literal, raw, sql, value, type SQL } from './builder.js';
+import type { CompileContext } from './context.js';
+import { functionCall, sourceSql } from './functions.js';
+import { compileOrderBy } from './orderby.js';
+import { toPgParam } from './params.js';
+import { compileBoolExp, relationshipJoin, typedParam } from './boolexp.js';
+import { aggregateCall, countExpr } from './aggregate.js';
+
+/** Where a nested select hangs: the parent's row alias and, for relationships, the join condition. */
+export interface Nesting {
+  parentAlias: string | null;
+  joinCond: SQL | null;
+}
+
+const ROOT: Nesting = { parentAlias: null, joinCond: null };
+
+/** json_build_object takes at most 100 arguments; wider objects are concatenated as text (keys stay in order). */
+const MAX_PAIRS = 50;
+
+export function jsonObject(pairs: ReadonlyArray<readonly [string, SQL]>): SQL {
+  if (pairs.length <= MAX_PAIRS) return sql`json_build_object(${join(pairs.map(([k, v]) => sql`${literal(k)}, ${v}`), ', ')})`;
+  const parts = pairs.map(([k, v], i) => sql`${literal(`${i === 0 ? '{' : ','}${JSON.stringify(k)}:`)} || coalesce(to_json(${v})::text, 'null')`);
+  return sql`(${join(parts, ' || ')} || '}')::json`;
+}
+
+function limitOffset(args: SelectArgsIR): SQL {
+  const user = args.limit === null ? null : typedParam(args.limit);
+  const perm = args.permissionLimit === null ? null : raw(String(Math.trunc(args.permissionLimit)));
+  const limit = user && perm ? sql` LIMIT least(${user}, ${perm})` : user ? sql` LIMIT ${user}` : perm ? sql` LIMIT ${perm}` : empty;
+  const offset = args.offset === null ? empty : sql` OFFSET ${typedParam(args.offset)}`;
+  return sql`${limit}${offset}`;
+}
+
+function baseFrom(source: SelectSource, args: SelectArgsIR, alias: string, orderBy: SQL | null, nest: Nesting, ctx: CompileContext): SQL {
+  const conds: SQL[] = [];
+  if (nest.joinCond) conds.push(nest.joinCond);
+  if (args.where && args.where.kind !== 'true') conds.push(compileBoolExp(args.where, alias, ctx));
+  const where = conds.length === 0 ? empty : sql` WHERE ${join(conds, ' AND ')}`;
+  const distinctCols = args.distinctOn && args.distinctOn.length > 0 ? join(args.distinctOn.map((c) => ident(alias, c)), ', ') : null;
+  const distinct = distinctCols ? sql`DISTINCT ON (${distinctCols}) ` : empty;
+  const needsOrder = args.limit !== null || args.permissionLimit !== null || args.offset !== null || distinctCols !== null;
+  const order = !needsOrder ? empty : orderBy ? sql` ORDER BY ${orderBy}` : distinctCols ? sql` ORDER BY ${distinctCols}` : empty;
+  return sql`(SELECT ${distinct}* FROM ${sourceSql(source, nest.parentAlias)} AS ${ident(alias)}${where}${order}${limitOffset(args)}) AS ${ident(alias)}`;
+}
+
+const JSON_PATH_TYPE = { type: 'text', typeSchema: 'pg_catalog', array: true };
+
+function columnValue(f: Extract<FieldIR, { kind: 'column' }>, alias: string): SQL {
+  let e = ident(alias, f.column);
+  if (f.jsonPath && f.jsonPath.length > 0) e = sql`(${e} #> ${value(toPgParam(f.jsonPath, JSON_PATH_TYPE))}::text[])`;
+  if (f.stringify) return sql`(${e})::text`;
+  if (!f.isArray && (f.type === 'geometry' || f.type === 'geography')) return sql`ST_AsGeoJSON(${e}, 15, 4)::json`;
+  return e;
+}
+
+/** The JSON object of one row; nested selects are appended to `laterals`. */
+function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, alias: string, ctx: CompileContext, laterals: SQL[]): SQL {
+  const lateral = (key: string, query: SQL): SQL => {
+    const name = `${key}.j`;
+    laterals.push(sql` LEFT JOIN LATERAL (${query}) AS ${ident(name)} ON true`);
+    return ident(name, 'json');
+  };
+  const pairs = fields.map(([key, f]): [string, SQL] => {
+    switch (f.kind) {
+      case 'typename':
+        return [key, sql`${literal(f.name)}::text`];
+      case 'column':
+        return [key, columnValue(f, alias)];
+      case 'object_relationship': {
+        const a = ctx.alias(key);
+        return [key, lateral(a, selectQuery(f.select, a, true, { parentAlias: alias, joinCond: relationshipJoin(f.relationship, alias, a) }, ctx))];
+      }
+      case 'array_relationship': {
+        const a = ctx.alias(key);
+        return [key, lateral(a, selectQuery(f.select, a, false, { parentAlias: alias, joinCond: relationshipJoin(f.relationship, alias, a) }, ctx))];
+      }
+      case 'array_aggregate': {
+        const a = ctx.alias(key);
+        return [key, lateral(a, aggregateQuery(f.aggregate, a, { parentAlias: alias, joinCond: relationshipJoin(f.relationship, alias, a) }, ctx))];
+      }
+      case 'computed_scalar': {
+        const call = functionCall(f.function, f.args, alias);
+        return [key, f.stringify ? sql`(${call})::text` : call];
+      }
+      case 'computed_table': {
+        const a = ctx.alias(key);
+        return [key, lateral(a, selectQuery(f.select, a, !f.set, { parentAlias: alias, joinCond: null }, ctx))];
+      }
+    }
+  });
+  return jsonObject(pairs);
+}
+
+/** A select as a query with one row and one column "json": an array of objects, or (single) an object or no row. */
+export function selectQuery(sel: SelectIR, alias: string, single: boolean, nest: Nesting, ctx: CompileContext): SQL {
+  const orderBy = compileOrderBy(sel.args.orderBy, alias, ctx);
+  const base = baseFrom(sel.source, sel.args, alias, orderBy, nest, ctx);
+  const laterals: SQL[] = [];
+  const obj = rowObject(sel.fields, alias, ctx, laterals);
+  if (single) return sql`SELECT ${obj} AS "json" FROM ${base}${laterals}`;
+  const ordered = orderBy ? sql` ORDER BY ${orderBy}` : empty;
+  return sql`SELECT coalesce(json_agg(${obj}${ordered}), '[]') AS "json" FROM ${base}${laterals}`;
+}
+
+/** `<t>_aggregate`: aggregate values and nodes over the same (filtered, ordered, limited) rows. */
+export function aggregateQuery(agg: AggregateIR, alias: string, nest: Nesting, ctx: CompileContext): SQL {
+  const orderBy = compileOrderBy(agg.args.orderBy, alias, ctx);
+  const base = baseFrom(agg.source, agg.args, alias, orderBy, nest, ctx);
+  const laterals: SQL[] = [];
+  const pairs = agg.fields.map(([key, f]): [string, SQL] => {
+    switch (f.kind) {
+      case 'typename':
+        return [key, sql`${literal(f.name)}::text`];
+      case 'nodes': {
+        const obj = rowObject(f.fields, alias, ctx, laterals);
+        const ordered = orderBy ? sql` ORDER BY ${orderBy}` : empty;
+        return [key, sql`coalesce(json_agg(${obj}${ordered}), '[]')`];
+      }
+      case 'aggregate':
+        return [key, jsonObject(f.fields.map(([k, op]): [string, SQL] => {
+          if (op.kind === 'typename') return [k, sql`${literal(op.name)}::text`];
+          if (op.kind === 'count') return [k, countExpr(op, alias)];
+          return [k, jsonObject(op.fields.map(([ck, c]): [string, SQL] =>
+            c.kind === 'typename' ? [ck, sql`${literal(c.name)}::text`] : [ck, aggregateCall(op.op, ident(alias, c.column))]))];
+        }))];
+    }
+  });
+  return sql`SELECT ${jsonObject(pairs)} AS "json" FROM ${base}${laterals}`;
+}
+
+/** A root select (array, or `_by_pk` single). */
+export const rootSelect = (sel: SelectIR, single: boolean, ctx: CompileContext): SQL => selectQuery(sel, '_root', single, ROOT, ctx);
+
+export const rootAggregate = (agg: AggregateIR, ctx: CompileContext): SQL => aggregateQuery(agg, '_root', ROOT, ctx);
