@@ -69,6 +69,11 @@ export function parseJwtConfig(text: string): JwtConfig {
   } catch {
     return fail('not valid JSON');
   }
+  return jwtConfigFromJson(raw);
+}
+
+/** The same, from already parsed JSON (the CLI parses --jwt-secret as JSON first). */
+export function jwtConfigFromJson(raw: unknown): JwtConfig {
   if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) return fail('expected a JSON object');
   const parsed = jwtConfigSchema.safeParse(raw);
   if (!parsed.success) {
