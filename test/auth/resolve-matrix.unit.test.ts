@@ -253,7 +253,7 @@ for (const c of cases) {
   test(`rejects: ${c.name}`, async (t) => {
     const deps = ctx.deps[c.config] ?? { now: () => NOW_MS };
     const err = await t.throwsAsync(resolveSession(c.headers(), ctx.configs[c.config], deps), { instanceOf: EngineError });
-    t.is(err?.code, c.code);
+    t.is(err?.code as string, c.code);
     t.is(err?.message, c.message);
     t.is(err?.status, c.status);
     t.is(err?.path, '$');
