@@ -1,6 +1,7 @@
 // Server settings: one table of flags and ENGINE_GRAPHQL_* env vars (flag wins), parsed and validated with zod.
 // A bad value stops start-up with a one-line ConfigError naming the setting.
 import { z } from 'zod';
+import { checkAuthConfig, jwtConfigFromJson, type AuthConfig } from './auth/config.js';
 
 export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer'] as const;
 export type Api = (typeof APIS)[number];
@@ -238,14 +239,24 @@ export function configFrom(flags: Map<SettingDef, string>, env: Record<string, s
   return config;
 }
 
-/** Which auth settings may be combined (SPEC-NOTES-runtime 6.1): fatal at start-up otherwise. */
+/** The auth settings as src/auth wants them; their combination rules (SPEC-NOTES-runtime 6.1) are fatal at start-up. */
+export function authConfigOf(c: ServerConfig): AuthConfig {
+  try {
+    const auth: AuthConfig = {
+      adminSecret: c.adminSecret,
+      jwt: c.jwtSecret === undefined ? undefined : jwtConfigFromJson(c.jwtSecret),
+      authHook: c.authHook === undefined ? undefined : { url: c.authHook, mode: c.authHookMode },
+      unauthorizedRole: c.unauthorizedRole,
+    };
+    checkAuthConfig(auth);
+    return auth;
+  } catch (e) {
+    throw new ConfigError((e as Error).message.replace(/\s*\n\s*/g, ' '));
+  }
+}
+
 function checkAuthModes(c: ServerConfig): void {
-  if (c.authHook !== undefined && c.jwtSecret !== undefined)
-    throw new ConfigError('invalid auth settings: --auth-hook and --jwt-secret cannot both be set');
-  if (c.adminSecret === undefined && (c.authHook !== undefined || c.jwtSecret !== undefined))
-    throw new ConfigError('invalid auth settings: --auth-hook / --jwt-secret requires --admin-secret');
-  if (c.unauthorizedRole !== undefined && (c.adminSecret === undefined || c.authHook !== undefined))
-    throw new ConfigError('invalid auth settings: --unauthorized-role requires --admin-secret and cannot be used with --auth-hook');
+  authConfigOf(c);
 }
 
 /** Parses argv + env in one go (argv holds only setting flags). */

@@ -7,7 +7,8 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { EngineState } from './cache/state.js';
 import { configureLog, log, type Level } from './core/log.js';
-import type { ServerConfig } from './config.js';
+import { authConfigOf, type ServerConfig } from './config.js';
+import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
 import { MetadataSync } from './sync/listener.js';
@@ -39,6 +40,8 @@ export interface RunningEngine {
 
 export async function startEngine(config: ServerConfig, options: StartOptions = {}): Promise<RunningEngine> {
   if (!options.keepLogger) configureLog(options.logLevel ?? config.logLevel);
+  const authConfig = authConfigOf(config);
+  const auth = await startAuth(authConfig, { version: ENGINE_VERSION });
   const instanceId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const started = Date.now();
   log.info('startup', { message: 'starting engine', version: ENGINE_VERSION, instance_id: instanceId });
@@ -67,6 +70,8 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     store,
     sync: null,
     instanceId,
+    authConfig,
+    auth,
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
   };
 
@@ -86,6 +91,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     server.closeAllConnections();
     await pool.end().catch(() => undefined);
     await embedded?.stop();
+    auth.stop();
   };
 
   try {

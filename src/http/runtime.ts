@@ -1,6 +1,8 @@
 // What the HTTP layer needs from the running engine (built by src/main.ts).
 import type pg from 'pg';
 import type { ServerConfig } from '../config.js';
+import type { AuthConfig } from '../auth/config.js';
+import type { AuthRuntime } from '../auth/resolve.js';
 import type { StateStore } from '../sync/store.js';
 import type { MetadataSync } from '../sync/listener.js';
 import type { WriteContext } from '../sync/write.js';
@@ -12,4 +14,6 @@ export interface Runtime {
   sync: MetadataSync | null;
   write: WriteContext;
   instanceId: string;
+  authConfig: AuthConfig;
+  auth: AuthRuntime;
 }

@@ -58,8 +58,8 @@ test('live queries, log level, auth hook mode (case-insensitive), access-key ali
 });
 
 test('jwt secret is parsed JSON', (t) => {
-  const c = parseConfig(['--admin-secret', 's'], { ENGINE_GRAPHQL_JWT_SECRET: '{"type":"HS256","key":"k"}' });
-  t.deepEqual(c.jwtSecret, { type: 'HS256', key: 'k' });
+  const c = parseConfig(['--admin-secret', 's'], { ENGINE_GRAPHQL_JWT_SECRET: '{"type":"HS256","key":"0123456789abcdef0123456789abcdef"}' });
+  t.deepEqual(c.jwtSecret, { type: 'HS256', key: '0123456789abcdef0123456789abcdef' });
 });
 
 const bad = (argv: string[], env: Record<string, string>, pattern: RegExp) => (t: any) => {
@@ -78,7 +78,9 @@ test('bad log level', bad(['--log-level', 'loud'], {}, /--log-level/));
 test('unknown flag', bad(['--no-such-flag', '1'], {}, /unknown flag --no-such-flag/));
 test('missing value', bad(['--server-port'], {}, /missing value for --server-port/));
 test('auth hook needs an admin secret', bad(['--auth-hook', 'http://h/'], {}, /requires --admin-secret/));
-test('jwt and auth hook exclude each other', bad(['--admin-secret', 's', '--auth-hook', 'http://h/', '--jwt-secret', '{}'], {}, /cannot both/));
+test('jwt and auth hook exclude each other', bad(['--admin-secret', 's', '--auth-hook', 'http://h/', '--jwt-secret',
+  '{"type":"HS256","key":"0123456789abcdef0123456789abcdef"}'], {}, /cannot be enabled at the same time/));
+test('a JWT config src/auth rejects stops start-up', bad(['--admin-secret', 's', '--jwt-secret', '{"type":"HS256","key":"short"}'], {}, /JWT/));
 test('unauthorized role needs an admin secret', bad(['--unauthorized-role', 'anon'], {}, /unauthorized-role/));
 
 test('splitArgs keeps positional words and allowed extra flags', (t) => {

@@ -14,7 +14,7 @@ export function queryRoutes(router: Router, rt: Runtime): void {
     const requestId = ctx.state.requestId as string;
     let session: Session | null = null;
     try {
-      session = await sessionFor(ctx.req.headers, rt.config);
+      session = await sessionFor(ctx.req.headers, rt);
       ctx.state.role = session.role;
       const body = await readJson(ctx);
       if (session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only', { path: '$.args' });
