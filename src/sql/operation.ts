@@ -56,6 +56,27 @@ export function compileOperation(op: OperationIR): CompiledOperation {
   return { statement, pieces };
 }
 
+/**
+ * A mutation: root fields run one after another in one transaction (each sees the previous one's writes), so each
+ * database field is its own statement; piece `i` is the JSON text returned by statement `i`.
+ */
+export function compileSequential(op: OperationIR): { statements: CompiledSql[]; pieces: Piece[] } {
+  const ctx = new CompileContext();
+  const statements: CompiledSql[] = [];
+  const pieces: Piece[] = [];
+  op.fields.forEach(([key, f], i) => {
+    pushStatic(pieces, `${i === 0 ? '{' : ','}${JSON.stringify(key)}:`);
+    if (f.kind === 'typename') pushStatic(pieces, JSON.stringify(f.name));
+    else if (f.kind === 'raw') pushStatic(pieces, f.json);
+    else {
+      pieces.push(statements.length);
+      statements.push(compile(sql`SELECT (${compileRootField(f, ctx)!})::text`));
+    }
+  });
+  pushStatic(pieces, op.fields.length === 0 ? '{}' : '}');
+  return { statements, pieces };
+}
+
 /** Concatenates the pieces with one result row (pg rowMode 'array'). */
 export function splice(pieces: readonly Piece[], row: readonly unknown[] | null): string {
   let out = '';

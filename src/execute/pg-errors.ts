@@ -1,0 +1,58 @@
+// Postgres errors → the original engine's GraphQL error codes and messages (SPEC-NOTES-runtime §1.4).
+import { EngineError } from '../core/errors.js';
+
+interface PgErrorLike {
+  code?: string;
+  message: string;
+  detail?: string;
+  hint?: string;
+}
+
+const isPgError = (e: unknown): e is PgErrorLike & Error =>
+  e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((e as unknown as { code: string }).code);
+
+const CONSTRAINT_PREFIX: Record<string, string> = {
+  '23001': 'Can not delete or update due to data being referred. ',
+  '23502': 'Not-NULL violation. ',
+  '23503': 'Foreign key violation. ',
+  '23505': 'Uniqueness violation. ',
+  '23P01': 'Exclusion violation. ',
+};
+
+/** What `internal` shows (admin only): the statement, its arguments and the Postgres error fields. */
+export interface StatementInfo {
+  text: string;
+  values: readonly unknown[];
+}
+
+function internal(e: PgErrorLike, st: StatementInfo | null): Record<string, unknown> {
+  return {
+    statement: st?.text ?? null,
+    prepared: true,
+    error: { exec_status: 'FatalError', hint: e.hint ?? null, message: e.message, status_code: e.code ?? null, description: e.detail ?? null },
+    arguments: st ? st.values.map((v) => (v === null ? null : String(v))) : [],
+  };
+}
+
+/** Maps an error thrown while running SQL. EngineErrors pass through; non-Postgres errors become `unexpected`. */
+export function mapExecutionError(e: unknown, st: StatementInfo | null): EngineError {
+  if (e instanceof EngineError) return e;
+  if (!isPgError(e)) {
+    return new EngineError('unexpected', 'database query error', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
+  }
+  const code = e.code!;
+  const cls = code.slice(0, 2);
+  const opts = { path: '$', internal: internal(e, st) };
+  if (cls === '23') {
+    if (code === '23514') return new EngineError('permission-error', `Check constraint violation. ${e.message}`, opts);
+    return new EngineError('constraint-violation', (CONSTRAINT_PREFIX[code] ?? '') + e.message, opts);
+  }
+  if (cls === '22') return new EngineError(code === '22025' ? 'bad-request' : 'data-exception', e.message, opts);
+  if (cls === '42') {
+    const msg = code === '42P10' && /unique or exclusion constraint/.test(e.message)
+      ? 'there is no unique or exclusion constraint on target column(s)'
+      : e.message;
+    return new EngineError('constraint-error', msg, opts);
+  }
+  return new EngineError('unexpected', 'database query error', { ...opts, status: 500 });
+}

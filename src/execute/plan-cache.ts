@@ -1,0 +1,50 @@
+// The query plan cache: per state (so a metadata change starts afresh), an LRU map from
+// (role, operationName, query text) to the compiled statement and the variable coercer.
+import type { EngineState } from '../cache/state.js';
+
+export class Lru<V> {
+  private readonly map = new Map<string, V>();
+  hits = 0;
+  misses = 0;
+
+  constructor(readonly capacity: number) {}
+
+  get(key: string): V | undefined {
+    const v = this.map.get(key);
+    if (v === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.hits++;
+    // Re-insert: Map iteration order is insertion order, so the first key is the least recently used.
+    this.map.delete(key);
+    this.map.set(key, v);
+    return v;
+  }
+
+  set(key: string, v: V): void {
+    if (this.capacity <= 0) return;
+    this.map.delete(key);
+    this.map.set(key, v);
+    if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.map.size;
+  }
+}
+
+const byState = new WeakMap<EngineState, Lru<unknown>>();
+
+/** The cache of one state; states are immutable, so a new seq means a new (empty) cache. */
+export function cacheFor<V>(state: EngineState, capacity: number): Lru<V> {
+  let c = byState.get(state);
+  if (c === undefined) {
+    c = new Lru<unknown>(capacity);
+    byState.set(state, c);
+  }
+  return c as Lru<V>;
+}
+
+export const planKey = (role: string, operationName: string | null, query: string): string =>
+  `${role}\u0000${operationName ?? ''}\u0000${query}`;

@@ -1,0 +1,166 @@
+// Executes GraphQL requests: plan cache → (parse, validate, IR, compile on a miss) → one named prepared statement
+// per query (one per root field, in a transaction, for mutations) → the database's JSON text spliced into the body.
+import { createHash } from 'node:crypto';
+import type pg from 'pg';
+import { EngineError, graphqlErrorObject } from '../core/errors.js';
+import { log } from '../core/log.js';
+import type { EngineState } from '../cache/state.js';
+import type { Session } from '../auth/session.js';
+import type { OperationIR } from '../ir/types.js';
+import type { CompiledSql } from '../sql/builder.js';
+import { compileOperation, compileSequential, splice, type Piece } from '../sql/operation.js';
+import { resolveParams } from '../sql/params.js';
+import { cacheFor, planKey } from './plan-cache.js';
+import { mapExecutionError } from './pg-errors.js';
+import { parseBody, type GraphQLRequest } from './request.js';
+
+/** What the GraphQL front (src/graphql/prepare.ts) gives back for one request. */
+export interface PreparedOperation {
+  ir: OperationIR;
+  /** Validates and coerces request variables against the operation's declarations (throws EngineError). */
+  coerceVariables(vars: Record<string, unknown> | null): Record<string, unknown>;
+}
+
+export type PrepareFn = (
+  state: EngineState,
+  session: Session,
+  request: GraphQLRequest,
+  options: { stringifyNumeric: boolean },
+) => PreparedOperation | Promise<PreparedOperation>;
+
+export interface ExecuteContext {
+  pool: pg.Pool;
+  state: EngineState;
+  session: Session;
+  stringifyNumeric: boolean;
+  /** 0 disables the plan cache. */
+  planCacheSize: number;
+  showInternal: boolean;
+  requestId: string;
+  prepare: PrepareFn;
+}
+
+interface Statement extends CompiledSql {
+  /** Name of the prepared statement (a hash of the text: equal text, equal name, on every connection). */
+  name: string;
+}
+
+interface Plan {
+  operation: OperationIR['operation'];
+  statements: Statement[];
+  pieces: Piece[];
+  /** Query plans put all root fields in one statement whose columns the pieces index; mutations run one per field. */
+  sequential: boolean;
+  coerceVariables: PreparedOperation['coerceVariables'];
+}
+
+const named = (c: CompiledSql): Statement => ({ ...c, name: `e_${createHash('sha1').update(c.text).digest('base64url').slice(0, 27)}` });
+
+function buildPlan(p: PreparedOperation): Plan {
+  const { ir } = p;
+  if (ir.operation === 'mutation') {
+    const { statements, pieces } = compileSequential(ir);
+    return { operation: ir.operation, statements: statements.map(named), pieces, sequential: true, coerceVariables: p.coerceVariables };
+  }
+  const { statement, pieces } = compileOperation(ir);
+  return { operation: ir.operation, statements: statement ? [named(statement)] : [], pieces, sequential: false, coerceVariables: p.coerceVariables };
+}
+
+async function planFor(ctx: ExecuteContext, req: GraphQLRequest): Promise<Plan> {
+  const cache = cacheFor<Plan>(ctx.state, ctx.planCacheSize);
+  const key = planKey(ctx.session.role, req.operationName, req.query);
+  const hit = cache.get(key);
+  if (hit) return hit;
+  const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });
+  const plan = buildPlan(prepared);
+  // A plan whose shape depended on variable values (Note [Reusable plans]) is used once and not kept.
+  if (prepared.ir.reusable) cache.set(key, plan);
+  return plan;
+}
+
+async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, values: unknown[]): Promise<unknown[] | null> {
+  try {
+    const r = await client.query<unknown[]>({ name: st.name, text: st.text, values, rowMode: 'array' });
+    return r.rows[0] ?? null;
+  } catch (e) {
+    throw mapExecutionError(e, { text: st.text, values });
+  }
+}
+
+/** Runs one request; returns the response JSON text (`{"data":...}`). Throws EngineError. */
+async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
+  const plan = await planFor(ctx, req);
+  if (plan.operation === 'subscription') {
+    throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
+  }
+  const variables = plan.coerceVariables(req.variables);
+  const src = { variables, sessionVariables: ctx.session.variables };
+  if (!plan.sequential) {
+    const st = plan.statements[0];
+    const row = st ? await runStatement(ctx.pool, st, resolveParams(st.slots, src)) : null;
+    return `{"data":${splice(plan.pieces, row)}}`;
+  }
+  return `{"data":${splice(plan.pieces, await runInTransaction(ctx, plan, src))}}`;
+}
+
+/** Mutations: every root field in order, in one transaction with the session in `engine.user` (event triggers read it). */
+async function runInTransaction(ctx: ExecuteContext, plan: Plan, src: Parameters<typeof resolveParams>[1]): Promise<unknown[]> {
+  const results: unknown[] = [];
+  if (plan.statements.length === 0) return results;
+  const params = plan.statements.map((st) => resolveParams(st.slots, src));
+  const client = await ctx.pool.connect();
+  let ok = false;
+  try {
+    await client.query('BEGIN');
+    await client.query("SELECT set_config('engine.user', $1, true)", [JSON.stringify(ctx.session.variables)]);
+    for (let i = 0; i < plan.statements.length; i++) {
+      const row = await runStatement(client, plan.statements[i], params[i]);
+      results.push(row?.[0] ?? null);
+    }
+    await client.query('COMMIT');
+    ok = true;
+    return results;
+  } finally {
+    if (!ok) await client.query('ROLLBACK').catch(() => undefined);
+    client.release();
+  }
+}
+
+function errorText(ctx: ExecuteContext, e: unknown): string {
+  let err: EngineError;
+  if (e instanceof EngineError) err = e;
+  else {
+    log.error('graphql-internal-error', { requestId: ctx.requestId, error: e });
+    err = new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
+  }
+  return JSON.stringify({ errors: [graphqlErrorObject(err, ctx.showInternal)] });
+}
+
+async function answer(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
+  try {
+    return await executeOne(ctx, req);
+  } catch (e) {
+    return errorText(ctx, e);
+  }
+}
+
+/** A whole POST /v1/graphql body (already JSON-parsed): one response, or an array for a batch; always HTTP 200. */
+export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promise<{ status: number; body: string }> {
+  let parsed;
+  try {
+    parsed = parseBody(body);
+  } catch (e) {
+    return { status: 200, body: errorText(ctx, e) };
+  }
+  if (!parsed.batch) return { status: 200, body: await answer(ctx, parsed.request) };
+  // Elements run one after another, each on its own (a mutation's effects are visible to the next element).
+  const parts: string[] = [];
+  for (const r of parsed.requests) parts.push(await answer(ctx, r));
+  return { status: 200, body: `[${parts.join(',')}]` };
+}
+
+/** Plan cache counters of a state (tests, debugging). */
+export function planCacheStats(state: EngineState, capacity = 4000): { hits: number; misses: number; size: number } {
+  const c = cacheFor<Plan>(state, capacity);
+  return { hits: c.hits, misses: c.misses, size: c.size };
+}
