@@ -1,0 +1,72 @@
+// Golden tests: the SQL text the compiler generates (deterministic aliases make it stable).
+import test from 'ava';
+import { compileOperation } from '../../src/sql/operation.js';
+import { asc, col, cols, desc, eq, lit, query, rel, rootAgg, rootOne, rootSelect, select, table, variable } from './ir.js';
+
+const articles = rel('articles', 'array', 'article', [['id', 'author_id']]);
+const author = rel('author', 'object', 'author', [['author_id', 'id']]);
+
+test('simple select', (t) => {
+  const c = compileOperation(query(['author', rootSelect(select(table('author'), cols('id', 'name')))]));
+  t.is(c.statement?.text,
+    'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id", \'name\', "_root"."name")), \'[]\') AS "json" ' +
+    'FROM (SELECT * FROM "public"."author" AS "_root") AS "_root")::text AS "0"');
+  t.deepEqual(c.pieces, ['{"author":', 0, '}']);
+});
+
+test('where, order, limit (user and permission), offset', (t) => {
+  const c = compileOperation(query(['a', rootSelect(select(table('author'), cols('id'), {
+    where: eq('id', variable('id')), orderBy: [desc('id')], limit: lit(5), permissionLimit: 3, offset: lit(1),
+  }))]));
+  t.is(c.statement?.text,
+    'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id") ORDER BY "_root"."id" DESC NULLS FIRST), \'[]\') AS "json" ' +
+    'FROM (SELECT * FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4") ORDER BY "_root"."id" DESC NULLS FIRST ' +
+    'LIMIT least($2::"int4", 3) OFFSET $3::"int4") AS "_root")::text AS "0"');
+  t.deepEqual(c.statement?.slots.map((s) => s.kind), ['variable', 'const', 'const']);
+});
+
+test('relationships are lateral joins with counter-named aliases', (t) => {
+  const c = compileOperation(query(['a', rootSelect(select(table('author'), [
+    ['id', col('id')],
+    ['articles', { kind: 'array_relationship', relationship: articles, select: select(table('article'), [
+      ['author', { kind: 'object_relationship', relationship: author, select: select(table('author'), cols('name')) }],
+    ], { orderBy: [asc('id')] }) }],
+  ]))]));
+  t.is(c.statement?.text,
+    'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id", \'articles\', "_0_articles.j"."json")), \'[]\') AS "json" ' +
+    'FROM (SELECT * FROM "public"."author" AS "_root") AS "_root" ' +
+    'LEFT JOIN LATERAL (SELECT coalesce(json_agg(json_build_object(\'author\', "_1_author.j"."json") ORDER BY "_0_articles"."id" ASC NULLS LAST), \'[]\') AS "json" ' +
+    'FROM (SELECT * FROM "public"."article" AS "_0_articles" WHERE "_0_articles"."author_id" = "_root"."id") AS "_0_articles" ' +
+    'LEFT JOIN LATERAL (SELECT json_build_object(\'name\', "_1_author"."name") AS "json" ' +
+    'FROM (SELECT * FROM "public"."author" AS "_1_author" WHERE "_1_author"."id" = "_0_articles"."author_id") AS "_1_author") AS "_1_author.j" ON true' +
+    ') AS "_0_articles.j" ON true)::text AS "0"');
+});
+
+test('by pk, aggregate and static fields in one statement', (t) => {
+  const c = compileOperation(query(
+    ['one', rootOne(select(table('author'), cols('id'), { where: eq('id', lit(1)) }))],
+    ['__typename', { kind: 'typename', name: 'query_root' }],
+    ['agg', rootAgg({ source: table('author'), args: select(table('author'), []).args, fields: [['aggregate', { kind: 'aggregate', fields: [['count', { kind: 'count', columns: ['id', 'name'], distinct: true }]] }]] })],
+  ));
+  t.is(c.statement?.text,
+    'SELECT (SELECT json_build_object(\'id\', "_root"."id") AS "json" FROM (SELECT * FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4")) AS "_root")::text AS "0", ' +
+    '(SELECT json_build_object(\'aggregate\', json_build_object(\'count\', count(DISTINCT ("_root"."id", "_root"."name")))) AS "json" FROM (SELECT * FROM "public"."author" AS "_root") AS "_root")::text AS "1"');
+  t.deepEqual(c.pieces, ['{"one":', 0, ',"__typename":"query_root","agg":', 1, '}']);
+});
+
+test('only static fields: no statement', (t) => {
+  const c = compileOperation(query(['__typename', { kind: 'typename', name: 'query_root' }], ['__schema', { kind: 'raw', json: '{"a":1}' }]));
+  t.is(c.statement, null);
+  t.deepEqual(c.pieces, ['{"__typename":"query_root","__schema":{"a":1}}']);
+});
+
+test('distinct on orders by the distinct columns when there is no order by', (t) => {
+  const c = compileOperation(query(['a', rootSelect(select(table('t'), cols('x'), { distinctOn: ['x'] }))]));
+  t.regex(c.statement!.text, /SELECT DISTINCT ON \("_root"\."x"\) \* FROM "public"\."t" AS "_root" ORDER BY "_root"\."x"\)/);
+});
+
+test('aggregate op names are checked before they reach SQL', (t) => {
+  t.throws(() => compileOperation(query(['a', rootAgg({ source: table('t'), args: select(table('t'), []).args, fields: [
+    ['aggregate', { kind: 'aggregate', fields: [['x', { kind: 'op', op: 'pg_sleep' as never, fields: [['c', { kind: 'column', column: 'c', type: 'int4' }]] }]] }],
+  ] })])));
+});
