@@ -131,8 +131,9 @@ export type InconsistentObjectType =
 
 /** As get_inconsistent_metadata reports it. */
 export type InconsistentObject =
-  | { reason: string; type: InconsistentObjectType; definition: unknown }
-  | { reason: string; objects: Array<{ type: InconsistentObjectType; definition: unknown }> };
+  | { reason: string; type: InconsistentObjectType; definition: unknown; id?: string }
+  | { reason: string; objects: Array<{ type: InconsistentObjectType; definition: unknown }>; id?: string };
+// `id` (build.ts): which metadata object it is, e.g. `relationship:public.article.author`; never sent to clients.
 
 export interface SchemaCache {
   /** Consistent tracked tables, keyed by qualifiedKey. */

@@ -79,6 +79,11 @@ export interface PgCatalog {
   functions: Record<string, PgFunction[]>;
   /** Postgres server_version_num. */
   serverVersion: number;
+  /**
+   * Rows of tables tracked as enums, keyed by qualifiedKey: read by src/metadata/enum-values.ts, not by the one
+   * introspection query, and refreshed only when the original engine would (reload, metadata changes).
+   */
+  enumValues?: Record<string, Array<{ value: string; comment: string | null }>>;
 }
 
 export const emptyCatalog = (): PgCatalog => ({ tables: {}, functions: {}, serverVersion: 0 });

@@ -8,6 +8,7 @@ export const ERROR_CODES = [
   'not-exists',
   'not-found',
   'already-tracked',
+  'already-untracked',
   'already-exists',
   'access-denied',
   'not-supported',

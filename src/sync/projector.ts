@@ -12,15 +12,12 @@ export interface Projector {
   buildState(seq: number, metadata: Metadata, catalog: PgCatalog): EngineState;
 }
 
-// Fallback until projections/replay.ts and src/cache/build.ts land: metadata stays empty, the cache has no tables.
+import { fold } from '../../projections/replay.js';
+import { buildState, needsIntrospection } from '../cache/state.js';
+
 export const projector: Projector = {
   emptyMetadata,
-  fold: (metadata) => metadata,
-  needsIntrospection: (events) => events.length > 0,
-  buildState: (seq, metadata, catalog) => ({
-    seq,
-    metadata,
-    catalog,
-    cache: { tables: {}, functions: {}, roles: [], inconsistent: [] },
-  }),
+  fold: (metadata, events) => fold(metadata, events),
+  needsIntrospection: (events) => needsIntrospection(events),
+  buildState,
 };

@@ -1,0 +1,279 @@
+// The metadata API's commands: one zod schema per operation's args, and the mapping of zod issues to the
+// original engine's decoder messages (Aeson style: `key "x" not found`, `parsing Object failed, ...`).
+import { z } from 'zod';
+import { EngineError } from '../src/core/errors.js';
+import { formatPath, type PathSegment } from '../src/core/json-path.js';
+import { toQualifiedName, type QualifiedName } from '../src/core/names.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Decoding with the original's messages
+
+const jsonKind = (v: unknown): string =>
+  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'object' ? 'Object' : typeof v === 'string' ? 'String'
+    : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : 'Null';
+
+const expectedKind = (t: string): string =>
+  ({ object: 'Object', array: 'Array', string: 'String', number: 'Number', integer: 'Number', boolean: 'Bool', null: 'Null' })[t] ?? t;
+
+function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
+  let v: unknown = root;
+  for (const s of path) v = v !== null && typeof v === 'object' ? (v as Record<string | number, unknown>)[s] : undefined;
+  return v;
+}
+
+/** Parses `value` with `schema`; failures become 400 parse-failed with the path of the bad value (relative to value). */
+export function decode<S extends z.ZodTypeAny>(schema: S, value: unknown, base: readonly PathSegment[] = []): z.output<S> {
+  const r = schema.safeParse(value);
+  if (r.success) return r.data;
+  const issue = pickIssue(r.error.issues);
+  const path = [...base, ...issue.path];
+  let message = issue.message;
+  if (issue.code === 'invalid_type') {
+    const actual = valueAt(value, issue.path);
+    if (actual === undefined && issue.path.length > 0) {
+      const key = issue.path[issue.path.length - 1];
+      throw new EngineError('parse-failed', `key "${String(key)}" not found`, { path: formatPath(path.slice(0, -1)) });
+    }
+    const exp = expectedKind(issue.expected);
+    message = `parsing ${exp === 'Bool' ? 'Bool' : exp} failed, expected ${exp === 'Bool' ? 'Boolean' : exp}, but encountered ${jsonKind(actual)}`;
+  } else if (issue.code === 'invalid_union') {
+    message = issue.message === 'Invalid input' ? 'unexpected input' : issue.message;
+  } else if (issue.code === 'unrecognized_keys') {
+    message = `unexpected keys: ${issue.keys.join(', ')}`;
+  }
+  throw new EngineError('parse-failed', message, { path: formatPath(path) });
+}
+
+/** The deepest, first issue: what Aeson would have stopped at. */
+function pickIssue(issues: z.ZodIssue[]): z.ZodIssue {
+  const flat: z.ZodIssue[] = [];
+  const visit = (i: z.ZodIssue) => {
+    if (i.code === 'invalid_union' && i.message === 'Invalid input') {
+      // Prefer the branch that got furthest.
+      let best: z.ZodIssue | null = null;
+      for (const e of i.unionErrors) for (const sub of e.issues) if (!best || sub.path.length > best.path.length) best = sub;
+      if (best && best.path.length > i.path.length) flat.push(best);
+      else flat.push(i);
+    } else flat.push(i);
+  };
+  issues.forEach(visit);
+  return flat[0];
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Shared argument types
+
+export const nonEmptyText = z.string().refine((s) => s.length > 0, { message: 'empty string not allowed' });
+
+export const tableName = z
+  .union([z.string(), z.object({ schema: z.string().optional(), name: z.string() })])
+  .transform((v): QualifiedName => toQualifiedName(v));
+export const functionName = tableName;
+
+const boolExp = z.record(z.unknown());
+const columns = z.union([z.literal('*'), z.array(z.string())]);
+
+export const manualConfig = z.object({
+  remote_table: tableName,
+  column_mapping: z.record(z.string()),
+});
+
+const usingSchema = <F extends z.ZodTypeAny>(fk: F) =>
+  z
+    .object({ foreign_key_constraint_on: fk.optional(), manual_configuration: manualConfig.optional() })
+    .superRefine((u, ctx) => {
+      const n = Number(u.foreign_key_constraint_on !== undefined) + Number(u.manual_configuration !== undefined);
+      if (n !== 1) {
+        ctx.addIssue({
+          code: z.ZodIssueCode.custom,
+          message: n === 0
+            ? 'atleast one of foreign_key_constraint_on/manual_configuration should be present'
+            : 'only one of foreign_key_constraint_on/manual_configuration should be present',
+        });
+      }
+    })
+    .transform((u) =>
+      u.manual_configuration !== undefined
+        ? { manual_configuration: u.manual_configuration }
+        : { foreign_key_constraint_on: u.foreign_key_constraint_on as z.output<F> },
+    );
+
+export const objRelUsing = usingSchema(z.string());
+export const arrRelUsing = usingSchema(z.object({ table: tableName, column: z.string() }));
+
+export const relationshipDef = <U extends z.ZodTypeAny>(using: U) =>
+  z.object({ name: nonEmptyText, using, comment: z.string().nullable().optional() });
+
+export const computedFieldDefinition = z.object({
+  function: functionName,
+  table_argument: z.string().optional(),
+  session_argument: z.string().optional(),
+});
+
+const customRootFields = z
+  .object({
+    select: z.string().nullable().optional(),
+    select_by_pk: z.string().nullable().optional(),
+    select_aggregate: z.string().nullable().optional(),
+    insert: z.string().nullable().optional(),
+    insert_one: z.string().nullable().optional(),
+    update: z.string().nullable().optional(),
+    update_by_pk: z.string().nullable().optional(),
+    delete: z.string().nullable().optional(),
+    delete_by_pk: z.string().nullable().optional(),
+  })
+  .strict()
+  .superRefine((r, ctx) => {
+    const names = Object.values(r).filter((v): v is string => typeof v === 'string');
+    const dups = names.filter((n, i) => names.indexOf(n) !== i);
+    if (dups.length) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: `the following custom root field names are duplicated: ${[...new Set(dups)].map((d) => `"${d}"`).join(', ')}` });
+    }
+  })
+  .transform((r) => Object.fromEntries(Object.entries(r).filter(([, v]) => typeof v === 'string')) as Record<string, string>);
+
+export const tableConfiguration = z
+  .object({
+    custom_root_fields: customRootFields.nullable().optional(),
+    custom_column_names: z.record(z.string()).nullable().optional(),
+  })
+  .transform((c) => ({ custom_root_fields: c.custom_root_fields ?? {}, custom_column_names: c.custom_column_names ?? {} }));
+
+// Permissions ----------------------------------------------------------------------------------------------------
+
+export const insertPermission = z
+  .object({
+    check: boolExp,
+    set: z.record(z.unknown()).optional().nullable(),
+    columns: columns.optional().nullable(),
+    backend_only: z.boolean().optional().nullable(),
+  })
+  .transform((p) => {
+    const out: Record<string, unknown> = { check: p.check };
+    if (p.set != null) out.set = p.set;
+    if (p.columns != null) out.columns = p.columns;
+    if (p.backend_only != null) out.backend_only = p.backend_only;
+    return out;
+  });
+
+export const selectPermission = z
+  .object({
+    columns,
+    computed_fields: z.array(z.string()).optional().nullable(),
+    filter: boolExp.optional().nullable(),
+    limit: z.number().int().optional().nullable(),
+    allow_aggregations: z.boolean().optional().nullable(),
+  })
+  .transform((p) => {
+    const out: Record<string, unknown> = {
+      columns: p.columns,
+      computed_fields: p.computed_fields ?? [],
+      filter: p.filter ?? {},
+      allow_aggregations: p.allow_aggregations ?? false,
+    };
+    if (p.limit != null) out.limit = p.limit;
+    return out;
+  });
+
+export const updatePermission = z
+  .object({
+    columns,
+    filter: boolExp.optional().nullable(),
+    check: boolExp.optional().nullable(),
+    set: z.record(z.unknown()).optional().nullable(),
+  })
+  .transform((p) => {
+    const out: Record<string, unknown> = { columns: p.columns, filter: p.filter ?? {} };
+    if (p.check != null) out.check = p.check;
+    if (p.set != null) out.set = p.set;
+    return out;
+  });
+
+export const deletePermission = z.object({ filter: boolExp.optional().nullable() }).transform((p) => ({ filter: p.filter ?? {} }));
+
+export const permissionSchemas = {
+  insert: insertPermission,
+  select: selectPermission,
+  update: updatePermission,
+  delete: deletePermission,
+} as const;
+
+// ---------------------------------------------------------------------------------------------------------------
+// Operation args
+
+const bool = z.boolean().optional().nullable();
+
+export const args = {
+  run_sql: z.object({
+    sql: z.string(),
+    cascade: bool,
+    check_metadata_consistency: bool,
+    read_only: bool,
+  }),
+  track_table_v1: z.union([
+    z.string().transform((name) => ({ table: toQualifiedName(name), is_enum: false })),
+    z
+      .object({ table: tableName, is_enum: bool })
+      .transform((a) => ({ table: a.table, is_enum: a.is_enum ?? false })),
+    z
+      .object({ schema: z.string().optional(), name: z.string() })
+      .transform((a) => ({ table: toQualifiedName(a), is_enum: false })),
+  ]),
+  track_table_v2: z.object({
+    table: tableName,
+    is_enum: bool,
+    configuration: tableConfiguration.optional().nullable(),
+  }),
+  untrack_table: z.object({ table: tableName, cascade: bool }),
+  set_table_is_enum: z.object({ table: tableName, is_enum: z.boolean() }),
+  set_table_custom_fields: z.object({
+    table: tableName,
+    custom_root_fields: customRootFields.optional().nullable(),
+    custom_column_names: z.record(z.string()).optional().nullable(),
+  }),
+  track_function_v1: functionName,
+  track_function_v2: z.object({
+    function: functionName,
+    configuration: z.object({ session_argument: z.string().optional().nullable() }).optional().nullable(),
+  }),
+  untrack_function: functionName,
+  create_object_relationship: z.object({ table: tableName, name: nonEmptyText, using: objRelUsing, comment: z.string().nullable().optional() }),
+  create_array_relationship: z.object({ table: tableName, name: nonEmptyText, using: arrRelUsing, comment: z.string().nullable().optional() }),
+  drop_relationship: z.object({ table: tableName, relationship: z.string(), cascade: bool }),
+  rename_relationship: z.object({ table: tableName, name: z.string(), new_name: nonEmptyText }),
+  set_relationship_comment: z.object({ table: tableName, relationship: z.string(), comment: z.string().nullable().optional() }),
+  add_computed_field: z.object({
+    table: tableName,
+    name: nonEmptyText,
+    definition: computedFieldDefinition,
+    comment: z.string().nullable().optional(),
+  }),
+  drop_computed_field: z.object({ table: tableName, name: z.string(), cascade: bool }),
+  create_permission: (kind: keyof typeof permissionSchemas) =>
+    z.object({
+      table: tableName,
+      role: nonEmptyText,
+      permission: permissionSchemas[kind],
+      comment: z.string().nullable().optional(),
+    }),
+  drop_permission: z.object({ table: tableName, role: nonEmptyText }),
+  set_permission_comment: z.object({
+    table: tableName,
+    role: nonEmptyText,
+    type: z.enum(['insert', 'select', 'update', 'delete']),
+    comment: z.string().nullable().optional(),
+  }),
+  reload_metadata: z.unknown().transform((a) => ({
+    reload_remote_schemas:
+      typeof a === 'object' && a !== null && (a as Record<string, unknown>).reload_remote_schemas === true,
+  })),
+};
+
+/** The request envelope: `{type, args, version?}`. */
+export const queryEnvelope = z.object({
+  type: z.string(),
+  args: z.unknown().refine((a) => a !== undefined, { message: 'key "args" not found' }),
+  version: z.unknown().optional(),
+});
+
+export type RunSqlArgs = z.output<typeof args.run_sql>;

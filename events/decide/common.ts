@@ -1,0 +1,231 @@
+// Helpers shared by the decide families: quoting as the original prints names, lookups that throw its errors,
+// and the dependency graph of metadata objects (what would break if a table, column, ... went away).
+import { EngineError } from '../../src/core/errors.js';
+import { displayName, qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
+import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
+import { boolExpFields, boolExpRelationshipParts } from '../boolexp.js';
+import {
+  ev,
+  permKey,
+  PERM_KINDS,
+  type Event,
+  type Metadata,
+  type PermKind,
+  type RelationshipMeta,
+  type TableMeta,
+} from '../types.js';
+
+export interface DecideContext {
+  metadata: Metadata;
+  catalog: PgCatalog;
+}
+
+/** `"name"`: the original's <<> quoting. */
+export const q = (s: string): string => `"${s}"`;
+export const qt = (t: QualifiedName): string => q(displayName(t));
+
+export function trackedTable(m: Metadata, table: QualifiedName, path = '$.args'): TableMeta {
+  const t = m.tables[qualifiedKey(table)];
+  if (!t) throw new EngineError('not-exists', `table ${qt(table)} does not exist`, { path });
+  return t;
+}
+
+export function relationshipOf(t: TableMeta, name: string): { kind: 'object' | 'array'; rel: RelationshipMeta } | null {
+  if (t.object_relationships[name]) return { kind: 'object', rel: t.object_relationships[name] };
+  if (t.array_relationships[name]) return { kind: 'array', rel: t.array_relationships[name] };
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// Dependency graph
+
+export type ObjId =
+  | { kind: 'table'; table: QualifiedName }
+  | { kind: 'column'; table: QualifiedName; column: string }
+  | { kind: 'constraint'; table: QualifiedName; name: string }
+  | { kind: 'relationship'; table: QualifiedName; name: string }
+  | { kind: 'computed_field'; table: QualifiedName; name: string }
+  | { kind: 'permission'; table: QualifiedName; role: string; perm: PermKind }
+  | { kind: 'function'; fn: QualifiedName };
+
+export function reportObj(o: ObjId): string {
+  switch (o.kind) {
+    case 'table': return `table ${displayName(o.table)}`;
+    case 'column': return `column ${displayName(o.table)}.${o.column}`;
+    case 'constraint': return `constraint ${displayName(o.table)}.${o.name}`;
+    case 'relationship': return `relationship ${displayName(o.table)}.${o.name}`;
+    case 'computed_field': return `computed field ${displayName(o.table)}.${o.name}`;
+    case 'permission': return `permission ${displayName(o.table)}.${o.role}.${o.perm}`;
+    case 'function': return `function ${displayName(o.fn)}`;
+  }
+}
+
+export const objKey = (o: ObjId): string => `${o.kind}:${reportObj(o)}`;
+
+const tableOfObj = (o: ObjId): QualifiedName | null => ('table' in o ? o.table : null);
+
+/** Whether `dep` (something an object uses) is `target` or part of it (a table contains its columns, ...). */
+function within(dep: ObjId, target: ObjId): boolean {
+  if (target.kind === 'table') {
+    const t = tableOfObj(dep);
+    return t !== null && sameName(t, target.table) && (dep.kind === 'table' || dep.kind === 'column' || dep.kind === 'constraint');
+  }
+  return objKey(dep) === objKey(target);
+}
+
+/** Where a relationship points and which columns/constraint it uses, resolved against the catalog. */
+export function relationshipDeps(table: QualifiedName, kind: 'object' | 'array', rel: RelationshipMeta, catalog: PgCatalog): ObjId[] {
+  const deps: ObjId[] = [{ kind: 'table', table }];
+  const using = rel.using as Record<string, unknown>;
+  if ('manual_configuration' in using) {
+    const m = using.manual_configuration as { remote_table: QualifiedName; column_mapping: Record<string, string> };
+    deps.push({ kind: 'table', table: m.remote_table });
+    for (const [l, r] of Object.entries(m.column_mapping)) {
+      deps.push({ kind: 'column', table, column: l }, { kind: 'column', table: m.remote_table, column: r });
+    }
+    return deps;
+  }
+  const fk = using.foreign_key_constraint_on;
+  if (kind === 'object' && typeof fk === 'string') {
+    deps.push({ kind: 'column', table, column: fk });
+    const pg = catalog.tables[qualifiedKey(table)];
+    const c = pg?.foreignKeys.filter((k) => k.columns.length === 1 && k.columns[0] === fk) ?? [];
+    if (c.length === 1) {
+      deps.push({ kind: 'constraint', table, name: c[0].name }, { kind: 'table', table: c[0].refTable });
+      for (const col of c[0].refColumns) deps.push({ kind: 'column', table: c[0].refTable, column: col });
+    }
+  } else if (fk && typeof fk === 'object') {
+    const f = fk as { table: QualifiedName; column: string };
+    deps.push({ kind: 'table', table: f.table }, { kind: 'column', table: f.table, column: f.column });
+    const pg = catalog.tables[qualifiedKey(f.table)];
+    const c = pg?.foreignKeys.filter((k) => k.columns.length === 1 && k.columns[0] === f.column && sameName(k.refTable, table)) ?? [];
+    if (c.length === 1) {
+      deps.push({ kind: 'constraint', table: f.table, name: c[0].name });
+      for (const col of c[0].refColumns) deps.push({ kind: 'column', table, column: col });
+    }
+  }
+  return deps;
+}
+
+/** The table a relationship leads to (FK form needs the catalog). */
+export function relationshipTarget(table: QualifiedName, rel: RelationshipMeta, catalog: PgCatalog): QualifiedName | null {
+  const using = rel.using as Record<string, unknown>;
+  if ('manual_configuration' in using) return (using.manual_configuration as { remote_table: QualifiedName }).remote_table;
+  const fk = using.foreign_key_constraint_on;
+  if (typeof fk === 'string') {
+    const c = catalog.tables[qualifiedKey(table)]?.foreignKeys.filter((k) => k.columns.length === 1 && k.columns[0] === fk);
+    return c && c.length === 1 ? c[0].refTable : null;
+  }
+  return (fk as { table: QualifiedName }).table;
+}
+
+/** Everything a boolean expression on `table` uses: fields of that table and, through relationships, of others. */
+export function boolExpDeps(exp: unknown, table: QualifiedName, m: Metadata, catalog: PgCatalog, depth = 0): ObjId[] {
+  const deps: ObjId[] = [];
+  if (depth > 16) return deps;
+  const t = m.tables[qualifiedKey(table)];
+  for (const f of boolExpFields(exp)) deps.push(fieldDep(t, table, f));
+  if (!t) return deps;
+  for (const [field, sub] of boolExpRelationshipParts(exp)) {
+    const r = relationshipOf(t, field);
+    if (!r) continue;
+    const target = relationshipTarget(table, r.rel, catalog);
+    if (target) deps.push(...boolExpDeps(sub, target, m, catalog, depth + 1));
+  }
+  return deps;
+}
+
+function fieldDep(t: TableMeta | undefined, table: QualifiedName, f: string): ObjId {
+  if (t && relationshipOf(t, f)) return { kind: 'relationship', table, name: f };
+  if (t && t.computed_fields[f]) return { kind: 'computed_field', table, name: f };
+  return { kind: 'column', table, column: f };
+}
+
+export function permissionDeps(table: QualifiedName, perm: PermKind, def: Record<string, unknown>, m: Metadata, catalog: PgCatalog): ObjId[] {
+  const deps: ObjId[] = [{ kind: 'table', table }];
+  const t = m.tables[qualifiedKey(table)];
+  if (Array.isArray(def.columns)) for (const c of def.columns as string[]) deps.push({ kind: 'column', table, column: c });
+  if (def.set && typeof def.set === 'object') for (const c of Object.keys(def.set)) deps.push({ kind: 'column', table, column: c });
+  if (Array.isArray(def.computed_fields)) for (const c of def.computed_fields as string[]) deps.push({ kind: 'computed_field', table, name: c });
+  for (const k of ['filter', 'check']) if (def[k]) deps.push(...boolExpDeps(def[k], table, m, catalog));
+  void t;
+  void perm;
+  return deps;
+}
+
+export interface MetaObject {
+  id: ObjId;
+  deps: ObjId[];
+}
+
+/** Every metadata object with what it directly depends on. */
+export function metadataObjects(m: Metadata, catalog: PgCatalog): MetaObject[] {
+  const out: MetaObject[] = [];
+  for (const t of Object.values(m.tables)) {
+    const table = t.table;
+    for (const [kind, key] of [['object', 'object_relationships'], ['array', 'array_relationships']] as const) {
+      for (const rel of Object.values(t[key])) {
+        out.push({ id: { kind: 'relationship', table, name: rel.name }, deps: relationshipDeps(table, kind, rel, catalog) });
+      }
+    }
+    for (const cf of Object.values(t.computed_fields)) {
+      out.push({ id: { kind: 'computed_field', table, name: cf.name }, deps: [{ kind: 'table', table }, { kind: 'function', fn: cf.definition.function }] });
+    }
+    for (const perm of PERM_KINDS) {
+      for (const p of Object.values(t[permKey(perm)])) {
+        out.push({
+          id: { kind: 'permission', table, role: p.role, perm },
+          deps: permissionDeps(table, perm, p.permission as unknown as Record<string, unknown>, m, catalog),
+        });
+      }
+    }
+  }
+  for (const f of Object.values(m.functions)) {
+    const pgf = catalog.functions[qualifiedKey(f.function)];
+    const deps: ObjId[] = [];
+    if (pgf && pgf.length === 1 && pgf[0].returnsTable) deps.push({ kind: 'table', table: pgf[0].returnsTable });
+    out.push({ id: { kind: 'function', fn: f.function }, deps });
+  }
+  return out;
+}
+
+/** Transitive dependents of the targets (the targets themselves excluded). */
+export function dependentsOf(targets: ObjId[], m: Metadata, catalog: PgCatalog): ObjId[] {
+  const objects = metadataObjects(m, catalog);
+  const found = new Map<string, ObjId>();
+  const queue = [...targets];
+  const targetKeys = new Set(targets.map(objKey));
+  while (queue.length) {
+    const target = queue.shift()!;
+    for (const o of objects) {
+      const k = objKey(o.id);
+      if (found.has(k) || targetKeys.has(k)) continue;
+      if (o.deps.some((d) => within(d, target))) {
+        found.set(k, o.id);
+        queue.push(o.id);
+      }
+    }
+  }
+  return [...found.values()];
+}
+
+export function dependencyError(objs: ObjId[], path = '$.args'): EngineError {
+  const list = objs.map(reportObj).sort();
+  return new EngineError('dependency-error', `cannot drop due to the following dependent objects : ${list.join(', ')}`, { path });
+}
+
+/** Drop events for objects, dependents first (permissions, then relationships and computed fields, then functions). */
+export function dropEvents(objs: ObjId[]): Event[] {
+  const rank: Record<ObjId['kind'], number> = { permission: 0, relationship: 1, computed_field: 1, function: 2, table: 3, column: 9, constraint: 9 };
+  const out: Event[] = [];
+  for (const o of [...objs].sort((a, b) => rank[a.kind] - rank[b.kind])) {
+    if (o.kind === 'permission') out.push(ev('permission_dropped', { table: o.table, kind: o.perm, role: o.role }));
+    else if (o.kind === 'relationship') out.push(ev('relationship_dropped', { table: o.table, name: o.name }));
+    else if (o.kind === 'computed_field') out.push(ev('computed_field_dropped', { table: o.table, name: o.name }));
+    else if (o.kind === 'function') out.push(ev('function_untracked', { function: o.fn }));
+    else if (o.kind === 'table') out.push(ev('table_untracked', { table: o.table }));
+  }
+  return out;
+}
+
+export const pgTableOf = (catalog: PgCatalog, table: QualifiedName): PgTable | undefined => catalog.tables[qualifiedKey(table)];

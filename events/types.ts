@@ -1,0 +1,187 @@
+// The metadata model (what the log folds into) and the Event union: facts about metadata, never requests.
+// Plain JSON data only, so events, snapshots and exports serialise without loss.
+import type { QualifiedName } from '../src/core/names.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Metadata model
+
+export type ObjRelUsing =
+  | { foreign_key_constraint_on: string }
+  | { manual_configuration: ManualRelConfig };
+export type ArrRelUsing =
+  | { foreign_key_constraint_on: { table: QualifiedName; column: string } }
+  | { manual_configuration: ManualRelConfig };
+export interface ManualRelConfig {
+  remote_table: QualifiedName;
+  column_mapping: Record<string, string>;
+}
+
+export type RelKind = 'object' | 'array';
+
+export interface RelationshipMeta {
+  name: string;
+  using: ObjRelUsing | ArrRelUsing;
+  comment: string | null;
+}
+
+export interface ComputedFieldDefinition {
+  function: QualifiedName;
+  table_argument?: string;
+  session_argument?: string;
+}
+
+export interface ComputedFieldMeta {
+  name: string;
+  definition: ComputedFieldDefinition;
+  comment: string | null;
+}
+
+export type PermKind = 'insert' | 'select' | 'update' | 'delete';
+export const PERM_KINDS: readonly PermKind[] = ['insert', 'select', 'update', 'delete'];
+
+export type Columns = string[] | '*';
+
+export interface InsertPermission {
+  check: Record<string, unknown>;
+  set?: Record<string, unknown>;
+  columns?: Columns;
+  backend_only?: boolean;
+}
+export interface SelectPermission {
+  columns: Columns;
+  computed_fields: string[];
+  filter: Record<string, unknown>;
+  limit?: number;
+  allow_aggregations: boolean;
+}
+export interface UpdatePermission {
+  columns: Columns;
+  filter: Record<string, unknown>;
+  check?: Record<string, unknown> | null;
+  set?: Record<string, unknown>;
+}
+export interface DeletePermission {
+  filter: Record<string, unknown>;
+}
+export interface PermissionDefs {
+  insert: InsertPermission;
+  select: SelectPermission;
+  update: UpdatePermission;
+  delete: DeletePermission;
+}
+
+export interface PermissionMeta<K extends PermKind = PermKind> {
+  role: string;
+  permission: PermissionDefs[K];
+  comment: string | null;
+}
+
+export interface TableConfiguration {
+  custom_root_fields: Record<string, string>;
+  custom_column_names: Record<string, string>;
+}
+
+export interface TableMeta {
+  table: QualifiedName;
+  is_enum: boolean;
+  configuration: TableConfiguration;
+  object_relationships: Record<string, RelationshipMeta>;
+  array_relationships: Record<string, RelationshipMeta>;
+  computed_fields: Record<string, ComputedFieldMeta>;
+  /** Keyed by role. */
+  insert_permissions: Record<string, PermissionMeta<'insert'>>;
+  select_permissions: Record<string, PermissionMeta<'select'>>;
+  update_permissions: Record<string, PermissionMeta<'update'>>;
+  delete_permissions: Record<string, PermissionMeta<'delete'>>;
+  /** Stored as given (owned by the event-trigger / remote-schema features). */
+  event_triggers: unknown[];
+  remote_relationships: unknown[];
+}
+
+export interface FunctionMeta {
+  function: QualifiedName;
+  configuration: { session_argument?: string };
+}
+
+export interface Metadata {
+  /** Keyed by qualifiedKey(table). */
+  tables: Record<string, TableMeta>;
+  /** Keyed by qualifiedKey(function). */
+  functions: Record<string, FunctionMeta>;
+  remote_schemas: unknown[];
+  query_collections: unknown[];
+  allowlist: unknown[];
+  actions: unknown[];
+  custom_types: Record<string, unknown>;
+  cron_triggers: unknown[];
+}
+
+export const emptyMetadata = (): Metadata => ({
+  tables: {},
+  functions: {},
+  remote_schemas: [],
+  query_collections: [],
+  allowlist: [],
+  actions: [],
+  custom_types: {},
+  cron_triggers: [],
+});
+
+export const emptyTableMeta = (table: QualifiedName): TableMeta => ({
+  table,
+  is_enum: false,
+  configuration: { custom_root_fields: {}, custom_column_names: {} },
+  object_relationships: {},
+  array_relationships: {},
+  computed_fields: {},
+  insert_permissions: {},
+  select_permissions: {},
+  update_permissions: {},
+  delete_permissions: {},
+  event_triggers: [],
+  remote_relationships: [],
+});
+
+export const permKey = <K extends PermKind>(kind: K): `${K}_permissions` => `${kind}_permissions` as `${K}_permissions`;
+export const relKey = (kind: RelKind): 'object_relationships' | 'array_relationships' =>
+  kind === 'object' ? 'object_relationships' : 'array_relationships';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Events
+
+type E<T extends string, D> = { type: T; data: D };
+
+export type Event =
+  | E<'table_tracked', { table: QualifiedName; is_enum: boolean; configuration: TableConfiguration }>
+  | E<'table_untracked', { table: QualifiedName }>
+  | E<'table_enum_set', { table: QualifiedName; is_enum: boolean }>
+  | E<'table_custom_fields_set', { table: QualifiedName; configuration: TableConfiguration }>
+  /** A tracked table renamed in Postgres (by run_sql): every reference follows. */
+  | E<'table_renamed', { from: QualifiedName; to: QualifiedName }>
+  /** A column of a tracked table renamed in Postgres: every reference follows. */
+  | E<'column_renamed', { table: QualifiedName; from: string; to: string }>
+  | E<'function_tracked', { function: QualifiedName; configuration: { session_argument?: string } }>
+  | E<'function_untracked', { function: QualifiedName }>
+  | E<'relationship_created', { table: QualifiedName; kind: RelKind; relationship: RelationshipMeta }>
+  | E<'relationship_dropped', { table: QualifiedName; name: string }>
+  | E<'relationship_renamed', { table: QualifiedName; name: string; new_name: string }>
+  | E<'relationship_comment_set', { table: QualifiedName; name: string; comment: string | null }>
+  | E<'computed_field_added', { table: QualifiedName; computed_field: ComputedFieldMeta }>
+  | E<'computed_field_dropped', { table: QualifiedName; name: string }>
+  | E<'permission_created', { table: QualifiedName; kind: PermKind; role: string; permission: unknown; comment: string | null }>
+  | E<'permission_dropped', { table: QualifiedName; kind: PermKind; role: string }>
+  | E<'permission_comment_set', { table: QualifiedName; kind: PermKind; role: string; comment: string | null }>
+  | E<'sql_ran', { sql: string; cascade: boolean; check_metadata_consistency: boolean | null; read_only: boolean }>
+  | E<'metadata_replaced', { metadata: Metadata }>
+  | E<'metadata_cleared', Record<string, never>>
+  | E<'metadata_reloaded', { reload_remote_schemas: boolean }>;
+
+export type EventType = Event['type'];
+export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
+
+/** Any event about to be appended (shape-compatible with Event). */
+export type NewEvent = { type: string; data: unknown };
+/** An event as read back from the log. */
+export type StoredEvent = NewEvent & { seq: number; meta: unknown; createdAt?: string };
+
+export const ev = <T extends EventType>(type: T, data: EventOf<T>['data']): Event => ({ type, data }) as Event;

@@ -1,0 +1,232 @@
+// evolve: Metadata × Event → Metadata, with immer. One exhaustive switch; never rejects an event (decide validated it).
+import { produce, type Draft } from 'immer';
+import { qualifiedKey, sameName, type QualifiedName } from '../src/core/names.js';
+import {
+  emptyMetadata,
+  emptyTableMeta,
+  permKey,
+  relKey,
+  PERM_KINDS,
+  type Event,
+  type Metadata,
+  type NewEvent,
+  type TableMeta,
+  type Columns,
+} from '../events/types.js';
+import { renameBoolExpField } from '../events/boolexp.js';
+
+export function evolve(metadata: Metadata, event: Event | NewEvent): Metadata {
+  return produce(metadata, (draft) => {
+    apply(draft, event as Event);
+  });
+}
+
+const clone = <T>(v: T): T => structuredClone(v);
+
+function tableOf(draft: Draft<Metadata>, table: QualifiedName): Draft<TableMeta> | undefined {
+  return draft.tables[qualifiedKey(table)];
+}
+
+function apply(draft: Draft<Metadata>, event: Event): void {
+  switch (event.type) {
+    case 'table_tracked': {
+      const d = event.data;
+      const t = emptyTableMeta(clone(d.table));
+      t.is_enum = d.is_enum;
+      t.configuration = clone(d.configuration);
+      draft.tables[qualifiedKey(d.table)] = t;
+      return;
+    }
+    case 'table_untracked':
+      delete draft.tables[qualifiedKey(event.data.table)];
+      return;
+    case 'table_enum_set': {
+      const t = tableOf(draft, event.data.table);
+      if (t) t.is_enum = event.data.is_enum;
+      return;
+    }
+    case 'table_custom_fields_set': {
+      const t = tableOf(draft, event.data.table);
+      if (t) t.configuration = clone(event.data.configuration);
+      return;
+    }
+    case 'table_renamed':
+      renameTable(draft, event.data.from, event.data.to);
+      return;
+    case 'column_renamed':
+      renameColumn(draft, event.data.table, event.data.from, event.data.to);
+      return;
+    case 'function_tracked':
+      draft.functions[qualifiedKey(event.data.function)] = {
+        function: clone(event.data.function),
+        configuration: clone(event.data.configuration),
+      };
+      return;
+    case 'function_untracked':
+      delete draft.functions[qualifiedKey(event.data.function)];
+      return;
+    case 'relationship_created': {
+      const t = tableOf(draft, event.data.table);
+      if (t) t[relKey(event.data.kind)][event.data.relationship.name] = clone(event.data.relationship);
+      return;
+    }
+    case 'relationship_dropped': {
+      const t = tableOf(draft, event.data.table);
+      if (t) {
+        delete t.object_relationships[event.data.name];
+        delete t.array_relationships[event.data.name];
+      }
+      return;
+    }
+    case 'relationship_renamed': {
+      const t = tableOf(draft, event.data.table);
+      if (!t) return;
+      const { name, new_name } = event.data;
+      for (const key of ['object_relationships', 'array_relationships'] as const) {
+        const rel = t[key][name];
+        if (rel) {
+          t[key] = renameKey(t[key], name, new_name);
+          t[key][new_name].name = new_name;
+        }
+      }
+      // Permissions that traverse the relationship follow the new name.
+      for (const kind of PERM_KINDS) {
+        for (const p of Object.values(t[permKey(kind)])) {
+          const perm = p.permission as unknown as Record<string, unknown>;
+          for (const k of ['filter', 'check'] as const) {
+            if (perm[k] && typeof perm[k] === 'object') perm[k] = renameBoolExpField(perm[k], name, new_name, () => false);
+          }
+        }
+      }
+      return;
+    }
+    case 'relationship_comment_set': {
+      const t = tableOf(draft, event.data.table);
+      const rel = t?.object_relationships[event.data.name] ?? t?.array_relationships[event.data.name];
+      if (rel) rel.comment = event.data.comment;
+      return;
+    }
+    case 'computed_field_added': {
+      const t = tableOf(draft, event.data.table);
+      if (t) t.computed_fields[event.data.computed_field.name] = clone(event.data.computed_field);
+      return;
+    }
+    case 'computed_field_dropped': {
+      const t = tableOf(draft, event.data.table);
+      if (t) delete t.computed_fields[event.data.name];
+      return;
+    }
+    case 'permission_created': {
+      const t = tableOf(draft, event.data.table);
+      if (t) {
+        (t[permKey(event.data.kind)] as Record<string, unknown>)[event.data.role] = {
+          role: event.data.role,
+          permission: clone(event.data.permission),
+          comment: event.data.comment,
+        };
+      }
+      return;
+    }
+    case 'permission_dropped': {
+      const t = tableOf(draft, event.data.table);
+      if (t) delete t[permKey(event.data.kind)][event.data.role];
+      return;
+    }
+    case 'permission_comment_set': {
+      const p = tableOf(draft, event.data.table)?.[permKey(event.data.kind)][event.data.role];
+      if (p) p.comment = event.data.comment;
+      return;
+    }
+    case 'sql_ran':
+    case 'metadata_reloaded':
+      return;
+    case 'metadata_replaced': {
+      const m = clone(event.data.metadata);
+      for (const k of Object.keys(draft) as Array<keyof Metadata>) delete draft[k];
+      Object.assign(draft, m);
+      return;
+    }
+    case 'metadata_cleared': {
+      const m = emptyMetadata();
+      for (const k of Object.keys(draft) as Array<keyof Metadata>) delete draft[k];
+      Object.assign(draft, m);
+      return;
+    }
+    default: {
+      // Unknown event types (from a newer writer) change nothing.
+      const never: never = event;
+      void never;
+    }
+  }
+}
+
+/** Renames a key keeping its position (export order is by name anyway, but folds stay deterministic). */
+function renameKey<V>(rec: Record<string, V>, from: string, to: string): Record<string, V> {
+  const out: Record<string, V> = {};
+  for (const [k, v] of Object.entries(rec)) out[k === from ? to : k] = v;
+  return out;
+}
+
+function renameTable(draft: Draft<Metadata>, from: QualifiedName, to: QualifiedName): void {
+  const fromKey = qualifiedKey(from);
+  const t = draft.tables[fromKey];
+  if (!t) return;
+  t.table = clone(to);
+  draft.tables = renameKey(draft.tables, fromKey, qualifiedKey(to)) as Draft<Metadata['tables']>;
+  for (const table of Object.values(draft.tables)) {
+    for (const key of ['object_relationships', 'array_relationships'] as const) {
+      for (const rel of Object.values(table[key])) {
+        const using = rel.using as Record<string, unknown>;
+        const manual = using.manual_configuration as { remote_table: QualifiedName } | undefined;
+        if (manual && sameName(manual.remote_table, from)) manual.remote_table = clone(to);
+        const fk = using.foreign_key_constraint_on;
+        if (fk && typeof fk === 'object' && sameName((fk as { table: QualifiedName }).table, from)) {
+          (fk as { table: QualifiedName }).table = clone(to);
+        }
+      }
+    }
+  }
+}
+
+function renameColumns(cols: Columns | undefined, from: string, to: string): Columns | undefined {
+  if (cols === undefined || cols === '*') return cols;
+  return cols.map((c) => (c === from ? to : c));
+}
+
+function renameColumn(draft: Draft<Metadata>, tableName: QualifiedName, from: string, to: string): void {
+  const t = tableOf(draft, tableName);
+  if (!t) return;
+  t.configuration.custom_column_names = renameKey(t.configuration.custom_column_names, from, to);
+  const isRel = (n: string) => n in t.object_relationships || n in t.array_relationships;
+  for (const table of Object.values(draft.tables)) {
+    const own = sameName(table.table, tableName);
+    for (const key of ['object_relationships', 'array_relationships'] as const) {
+      for (const rel of Object.values(table[key])) {
+        const using = rel.using as Record<string, unknown>;
+        const manual = using.manual_configuration as { remote_table: QualifiedName; column_mapping: Record<string, string> } | undefined;
+        if (manual) {
+          if (own) manual.column_mapping = renameKey(manual.column_mapping, from, to);
+          if (sameName(manual.remote_table, tableName)) {
+            for (const [k, v] of Object.entries(manual.column_mapping)) if (v === from) manual.column_mapping[k] = to;
+          }
+        }
+        const fk = using.foreign_key_constraint_on;
+        if (own && key === 'object_relationships' && fk === from) using.foreign_key_constraint_on = to;
+        if (fk && typeof fk === 'object') {
+          const f = fk as { table: QualifiedName; column: string };
+          if (sameName(f.table, tableName) && f.column === from) f.column = to;
+        }
+      }
+    }
+  }
+  for (const kind of PERM_KINDS) {
+    for (const p of Object.values(t[permKey(kind)])) {
+      const perm = p.permission as unknown as Record<string, unknown>;
+      if ('columns' in perm) perm.columns = renameColumns(perm.columns as Columns, from, to);
+      if (perm.set && typeof perm.set === 'object') perm.set = renameKey(perm.set as Record<string, unknown>, from, to);
+      for (const k of ['filter', 'check'] as const) {
+        if (perm[k] && typeof perm[k] === 'object') perm[k] = renameBoolExpField(perm[k], from, to, isRel);
+      }
+    }
+  }
+}
