@@ -147,7 +147,8 @@ test('rotating keys follow Cache-Control max-age, then Expires, then fall back t
 });
 
 test('start-up without parsable cache headers: keys loaded, never refreshed', async (t) => {
-  for (const headers of [{}, { 'cache-control': 'no-store' }, { expires: 'not a date' }]) {
+  const variants: Record<string, string>[] = [{}, { 'cache-control': 'no-store' }, { expires: 'not a date' }];
+  for (const headers of variants) {
     const f = await fixture({ keys: [jwks[0]], headers });
     try {
       const outcome = await f.store.start();
