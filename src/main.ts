@@ -56,13 +56,15 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     });
     databaseUrl = embedded.url;
     log.info('startup', {
-      message: `embedded Postgres ${embedded.started ? 'started' : 'reused'}: data in ${embedded.dataDir}, listening on 127.0.0.1:${config.embeddedPgPort}`,
+      message: `embedded Postgres started${embedded.replacedLeftover ? ' (after stopping one left running)' : ''}: data in ${embedded.dataDir}, listening on 127.0.0.1:${config.embeddedPgPort}`,
       database_url: databaseUrl,
     });
   }
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.pgConnections, application_name: `engine-${instanceId}`.slice(0, 63) });
-  pool.on('error', (e) => log.warn('pg-pool-error', { error: e }));
+  let shuttingDown = false;
+  // Idle connections die when the (embedded) server stops first: expected while shutting down.
+  pool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
   const store = new StateStore();
   const rt: Runtime = {
     config,
@@ -86,6 +88,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   const closeAll = async (): Promise<void> => {
+    shuttingDown = true;
     await rt.sync?.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
