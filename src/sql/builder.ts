@@ -96,8 +96,10 @@ function slotKey(s: ParamSlot): string | null {
   }
 }
 
-/** Renders a node to text with `$1..$n`; equal session variables, variable paths and string constants share a slot. */
-export function compile(n: SQL): CompiledSql {
+/**
+ * Renders a node to text with `$1..$n` (or, for display, what `render` gives for slot n); equal session variables, variable paths and string constants share a slot.
+ */
+export function compile(n: SQL, render?: (index: number) => string): CompiledSql {
   const slots: ParamSlot[] = [];
   const seen = new Map<string, number>();
   let text = '';
@@ -113,7 +115,15 @@ export function compile(n: SQL): CompiledSql {
       idx = slots.length;
       if (key !== null) seen.set(key, idx);
     }
-    text += `$${idx}`;
+    text += render ? render(idx) : `$${idx}`;
   }
   return { text, slots };
 }
+
+/** SQL text of a literal for display (explain): quotes doubled, NULL for null, arrays/objects as their text. */
+export function displayLiteral(v: unknown): string {
+  if (v === null || v === undefined) return 'NULL';
+  const s = typeof v === 'string' ? v : JSON.stringify(v);
+  return `'${s.replace(/'/g, "''")}'`;
+}
+

@@ -1,0 +1,70 @@
+// POST /v1/graphql/explain (admin only): each database root field's SQL, with its parameters shown as literals,
+// and Postgres's EXPLAIN of it (run with the real parameters bound, not with the display text).
+import type pg from 'pg';
+import { EngineError, metadataErrorBody } from '../core/errors.js';
+import type { EngineState } from '../cache/state.js';
+import type { Session } from '../auth/session.js';
+import { compile, displayLiteral } from '../sql/builder.js';
+import { CompileContext } from '../sql/context.js';
+import { compileRootField } from '../sql/operation.js';
+import { resolveParams } from '../sql/params.js';
+import type { PrepareFn } from './run.js';
+import { mapExecutionError } from './pg-errors.js';
+import { parseRequest } from './request.js';
+
+export interface ExplainContext {
+  pool: pg.Pool;
+  state: EngineState;
+  /** The caller: must be admin. */
+  session: Session;
+  stringifyNumeric: boolean;
+  prepare: PrepareFn;
+}
+
+/** The session to explain as: the body's `user` headers (x-engine-* keys), admin when absent. */
+function explainSession(user: unknown): Session {
+  const variables: Record<string, string> = {};
+  if (user !== null && typeof user === 'object' && !Array.isArray(user)) {
+    for (const [k, v] of Object.entries(user as Record<string, unknown>)) {
+      if (typeof v === 'string' && k.toLowerCase().startsWith('x-engine-')) variables[k.toLowerCase()] = v;
+    }
+  }
+  return { role: variables['x-engine-role'] ?? 'admin', variables };
+}
+
+export async function explainGraphQL(ctx: ExplainContext, body: unknown): Promise<Array<{ field: string; sql: string; plan: string[] }>> {
+  if (ctx.session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only');
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new EngineError('parse-failed', 'expected Object, encountered ' + (Array.isArray(body) ? 'Array' : body === null ? 'Null' : 'String'));
+  const b = body as Record<string, unknown>;
+  if (!('query' in b)) throw new EngineError('parse-failed', 'key "query" not found');
+  const req = parseRequest(b.query, ['query']);
+  const session = explainSession(b.user);
+  const prepared = await ctx.prepare(ctx.state, session, req, { stringifyNumeric: ctx.stringifyNumeric });
+  const variables = prepared.coerceVariables(req.variables);
+  const out: Array<{ field: string; sql: string; plan: string[] }> = [];
+  for (const [field, f] of prepared.ir.fields) {
+    const q = compileRootField(f, new CompileContext());
+    if (q === null) continue;
+    const c = compile(q);
+    const values = resolveParams(c.slots, { variables, sessionVariables: session.variables });
+    const display = compile(q, (i) => displayLiteral(values[i - 1])).text;
+    let rows: Array<{ 'QUERY PLAN': string }>;
+    try {
+      rows = (await ctx.pool.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${c.text}`, values })).rows;
+    } catch (e) {
+      throw mapExecutionError(e, { text: c.text, values });
+    }
+    out.push({ field, sql: display, plan: rows.map((r) => r['QUERY PLAN']) });
+  }
+  return out;
+}
+
+/** The route's answer: the explain array, or a metadata-style error body with the error's status. */
+export async function handleExplainRequest(ctx: ExplainContext, body: unknown, showInternal: boolean): Promise<{ status: number; body: string }> {
+  try {
+    return { status: 200, body: JSON.stringify(await explainGraphQL(ctx, body)) };
+  } catch (e) {
+    const err = e instanceof EngineError ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500 });
+    return { status: err.status, body: JSON.stringify(metadataErrorBody(err, showInternal)) };
+  }
+}
