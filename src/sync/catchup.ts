@@ -1,8 +1,6 @@
 // Building state from the log: start-up (latest snapshot + the events after it) and catching up on new events.
 import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
-import type { PgCatalog } from '../catalog/types.js';
-import { introspectCatalog } from '../catalog/introspect.js';
 import { latestSnapshot, readFrom } from '../../events/log.js';
 import type { Metadata } from '../../projections/metadata.js';
 import type { Projector } from './projector.js';
@@ -15,18 +13,15 @@ export async function loadState(client: pg.ClientBase, projector: Projector): Pr
   const events = await readFrom(client, baseSeq);
   const metadata = events.length ? projector.fold(base, events) : base;
   const seq = events.length ? events[events.length - 1].seq : baseSeq;
-  const catalog = await introspectCatalog(client);
+  const catalog = await projector.catalogFor(client, metadata, events, null);
   return projector.buildState(seq, metadata, catalog);
 }
 
-/**
- * State after the events that follow `state.seq` (the same state object when there are none). `reintrospect`
- * forces a catalog read (e.g. inside a write transaction that may see DDL made outside the engine).
- */
+/** State after the events that follow `state.seq` (the same state object when there are none). */
 export async function catchUp(client: pg.ClientBase, state: EngineState, projector: Projector): Promise<EngineState> {
   const events = await readFrom(client, state.seq);
   if (events.length === 0) return state;
   const metadata = projector.fold(state.metadata, events);
-  const catalog: PgCatalog = projector.needsIntrospection(events) ? await introspectCatalog(client) : state.catalog;
+  const catalog = await projector.catalogFor(client, metadata, events, state.catalog);
   return projector.buildState(events[events.length - 1].seq, metadata, catalog);
 }
