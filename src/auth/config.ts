@@ -178,6 +178,28 @@ export function checkAuthConfig(cfg: AuthConfig): void {
   }
 }
 
+/** Server settings as the CLI parses them (flags / ENGINE_GRAPHQL_* variables). */
+export interface AuthSettings {
+  adminSecret?: string;
+  /** --jwt-secret, already parsed as JSON. */
+  jwtSecret?: unknown;
+  authHook?: string;
+  authHookMode?: AuthHookMode;
+  unauthorizedRole?: string;
+}
+
+/** Start-up: settings → checked AuthConfig. Throws an Error with a one-line message (the server must refuse to start). */
+export function authConfigFrom(s: AuthSettings): AuthConfig {
+  const cfg: AuthConfig = {
+    ...(s.adminSecret !== undefined ? { adminSecret: s.adminSecret } : {}),
+    ...(s.jwtSecret !== undefined ? { jwt: jwtConfigFromJson(s.jwtSecret) } : {}),
+    ...(s.authHook !== undefined ? { authHook: { url: s.authHook, mode: s.authHookMode ?? 'GET' } } : {}),
+    ...(s.unauthorizedRole !== undefined ? { unauthorizedRole: s.unauthorizedRole } : {}),
+  };
+  checkAuthConfig(cfg);
+  return cfg;
+}
+
 /** The auth part of GET /v1alpha1/config. */
 export function authConfigSummary(cfg: AuthConfig): {
   is_admin_secret_set: boolean;

@@ -98,6 +98,8 @@ export class JwkStore {
   private readonly deps: Required<Omit<JwkDeps, 'log'>> & Pick<JwkDeps, 'log'>;
   /** The last fetch's outcome (for logs and health). */
   last: FetchOutcome | undefined;
+  /** Bumped whenever the key set is replaced (verification results from older sets are not reused). */
+  generation = 0;
 
   constructor(
     readonly url: string,
@@ -187,6 +189,7 @@ export class JwkStore {
     const keys = parseJwkSet(text);
     if (keys === null) return { ok: false, error: `Error parsing JWK from url: ${this.url}` };
     this.keys = keys.map(storeJwk);
+    this.generation += 1;
     return { ok: true, keys: keys.length, nextInMs: expiryFromHeaders((n) => res.headers.get(n), this.deps.now()) };
   }
 }

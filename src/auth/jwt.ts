@@ -1,7 +1,7 @@
 // JWT mode: verify a compact token (jose for the signature) and turn its claims into a Session.
 // The checks run in the original's order, with its messages: decode, claims decode, signature, exp, iat, nbf, iss, aud.
-import { compactVerify } from 'jose';
-import type { KeyObject } from 'node:crypto';
+import { compactVerify, importSPKI } from 'jose';
+import { webcrypto, type KeyObject } from 'node:crypto';
 import { EngineError } from '../core/errors.js';
 import type { JwtConfig } from './config.js';
 import type { JwkStore } from './jwk.js';
@@ -89,13 +89,32 @@ export function decodeToken(token: string): { header: Record<string, unknown>; p
   return { header, payload };
 }
 
+/** Inline keys imported once per algorithm as WebCrypto keys (jose would otherwise convert the KeyObject on every call). */
+const imported = new WeakMap<KeyObject, Map<string, Promise<CryptoKey | null>>>();
+
+function importedKey(key: KeyObject, alg: string): Promise<CryptoKey | null> {
+  let byAlg = imported.get(key);
+  if (!byAlg) imported.set(key, (byAlg = new Map()));
+  let p = byAlg.get(alg);
+  if (!p) {
+    p = (
+      key.type === 'secret'
+        ? webcrypto.subtle.importKey('raw', key.export(), { name: 'HMAC', hash: `SHA-${alg.slice(2)}` }, false, ['verify'])
+        : importSPKI(key.export({ type: 'spki', format: 'pem' }) as string, alg)
+    ).catch(() => null);
+    byAlg.set(alg, p);
+  }
+  return p;
+}
+
 /** Keys the token's alg may be checked against: for an inline key, only its family (HS secret; RS or PS public key). */
-async function candidateKeys(config: JwtConfig, header: Record<string, unknown>, deps: JwtDeps): Promise<(KeyObject | CryptoKey | Uint8Array)[]> {
+async function candidateKeys(config: JwtConfig, header: Record<string, unknown>, deps: JwtDeps): Promise<(CryptoKey | Uint8Array)[]> {
   const alg = header.alg as string;
   const src = config.source;
   if (src.kind === 'key') {
     const ok = src.family === 'HS' ? alg.startsWith('HS') : alg.startsWith('RS') || alg.startsWith('PS');
-    return ok ? [src.key] : [];
+    const key = ok ? await importedKey(src.key, alg) : null;
+    return key ? [key] : [];
   }
   const store = deps.jwks;
   if (!store || store.size === 0) throw invalidJwt('JWSError NoUsableKeys');
@@ -109,24 +128,50 @@ async function candidateKeys(config: JwtConfig, header: Record<string, unknown>,
   return keys;
 }
 
-/** Verifies the token and returns its payload, or throws an invalid-jwt EngineError. */
-export async function verifyJwt(token: string, config: JwtConfig, deps: JwtDeps = {}): Promise<JwtPayload> {
+/** Decodes and checks the signature (everything but the time, issuer and audience checks). */
+async function verifySignature(token: string, config: JwtConfig, deps: JwtDeps): Promise<JwtPayload> {
   const { header, payload } = decodeToken(token);
   // The original's JOSE library skips signatures whose alg it may not validate: `none` leaves none to check.
   if (header.alg === 'none') throw invalidJwt('JWSError JWSNoSignatures');
   const keys = await candidateKeys(config, header, deps);
-  let verified = false;
   for (const key of keys) {
     try {
       await compactVerify(token, key, { algorithms: [header.alg as string] });
-      verified = true;
-      break;
+      return payload;
     } catch {
       // wrong key or key type for this alg: try the next one
     }
   }
-  if (!verified) throw invalidJwt('JWSError JWSInvalidSignature');
+  throw invalidJwt('JWSError JWSInvalidSignature');
+}
 
+// Note [Verified-token cache]
+// A signature check costs ~0.1 ms; clients resend the same token with every request. Tokens whose signature
+// verified are remembered (bounded, oldest evicted) per key holder and key generation, so a JWK rotation or
+// another config never reuses a result. exp/nbf/iat/iss/aud and the claims are still checked on every request.
+const MAX_CACHED_TOKENS = 1000;
+const MAX_CACHED_TOKEN_LENGTH = 4096;
+const verifiedTokens = new WeakMap<object, Map<string, { generation: number; payload: JwtPayload }>>();
+
+async function verifiedPayload(token: string, config: JwtConfig, deps: JwtDeps): Promise<JwtPayload> {
+  const holder: object | undefined = config.source.kind === 'key' ? config.source : deps.jwks;
+  const generation = config.source.kind === 'key' ? 0 : (deps.jwks?.generation ?? -1);
+  let cache = holder ? verifiedTokens.get(holder) : undefined;
+  const hit = cache?.get(token);
+  if (hit && hit.generation === generation) return hit.payload;
+  const payload = await verifySignature(token, config, deps);
+  if (holder && token.length <= MAX_CACHED_TOKEN_LENGTH) {
+    if (!cache) verifiedTokens.set(holder, (cache = new Map()));
+    cache.delete(token);
+    cache.set(token, { generation, payload });
+    if (cache.size > MAX_CACHED_TOKENS) cache.delete(cache.keys().next().value as string);
+  }
+  return payload;
+}
+
+/** Verifies the token and returns its payload, or throws an invalid-jwt EngineError. */
+export async function verifyJwt(token: string, config: JwtConfig, deps: JwtDeps = {}): Promise<JwtPayload> {
+  const payload = await verifiedPayload(token, config, deps);
   const now = (deps.now ?? Date.now)() / 1000;
   const skew = config.allowedSkewSeconds;
   const { exp, iat, nbf } = payload as { exp?: number; iat?: number; nbf?: number };

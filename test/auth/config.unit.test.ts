@@ -2,7 +2,7 @@
 import test from 'ava';
 import { generateKeyPairSync } from 'node:crypto';
 import {
-  authConfigSummary, checkAuthConfig, DEFAULT_CLAIMS_NAMESPACE, jwtConfigFromJson, parseAuthHookMode, parseJwtConfig,
+  authConfigFrom, authConfigSummary, checkAuthConfig, DEFAULT_CLAIMS_NAMESPACE, jwtConfigFromJson, parseAuthHookMode, parseJwtConfig,
   type AuthConfig,
 } from '../../src/auth/config.js';
 import { parseClaimsPath, valueAtPath } from '../../src/auth/claims-path.js';
@@ -124,4 +124,15 @@ test('config API summary', (t) => {
   });
   const byPath = parseJwtConfig(JSON.stringify({ type: 'HS256', key: 'k'.repeat(32), claims_namespace_path: '$.a.b' }));
   t.deepEqual(authConfigSummary({ adminSecret: 's', jwt: byPath }).jwt, { claims_namespace_path: '$.a.b', claims_format: 'json' });
+});
+
+test('authConfigFrom: settings to a checked config', (t) => {
+  const cfg = authConfigFrom({ adminSecret: 's', jwtSecret: { type: 'HS256', key: 'k'.repeat(32) }, authHookMode: 'GET' });
+  t.is(cfg.adminSecret, 's');
+  t.is(cfg.jwt?.source.kind, 'key');
+  t.is(cfg.authHook, undefined);
+  t.deepEqual(authConfigFrom({ adminSecret: 's', authHook: 'http://h/x', authHookMode: 'POST' }).authHook, { url: 'http://h/x', mode: 'POST' });
+  t.deepEqual(authConfigFrom({}), {});
+  t.throws(() => authConfigFrom({ jwtSecret: { type: 'HS256', key: 'short' }, adminSecret: 's' }), { message: /Key size too small/ });
+  t.throws(() => authConfigFrom({ jwtSecret: { type: 'HS256', key: 'k'.repeat(32) } }), { message: /requires --admin-secret/ });
 });

@@ -98,6 +98,9 @@ test('rotating keys follow Cache-Control max-age, then Expires, then fall back t
     t.deepEqual(first, { ok: true, keys: 1, nextInMs: 300_000 });
     t.deepEqual(f.timers.map((x) => x.ms), [300_000]);
     t.deepEqual(await accepted(f), [0]);
+    const sameToken = rsToken(userClaims({ exp: Math.floor(NOW_MS / 1000) + 86_400 }), pairs[0].privateKey, 'RS256');
+    const check = () => resolveSession({ authorization: `Bearer ${sameToken}` }, f.config, { jwks: f.store, now: () => f.clock.now });
+    t.is((await check()).role, 'user');
 
     // Rotation: key 1 replaces key 0; the response now only has Expires, 2 minutes after the (fake) fetch time.
     f.state.keys = [jwks[1]];
@@ -105,6 +108,8 @@ test('rotating keys follow Cache-Control max-age, then Expires, then fall back t
     t.is(await fire(f), 300_000);
     t.deepEqual(await accepted(f), [1]);
     t.deepEqual(f.timers.map((x) => x.ms), [120_000]);
+    // the token verified before the rotation is not trusted from cache afterwards
+    await t.throwsAsync(check(), { message: 'Could not verify JWT: JWSError JWSInvalidSignature' });
 
     // Both keys published, s-maxage only.
     f.state.keys = [jwks[1], jwks[2]];

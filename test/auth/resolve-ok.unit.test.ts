@@ -238,3 +238,19 @@ test('auth hook POST: body {headers} with all client headers; Expires gives the 
     await hook.close();
   }
 });
+
+test('a token seen before is still checked for expiry, and a cached result is not reused after a key change', async (t) => {
+  const token = hsToken(userClaims({ exp: NOW + 10 }));
+  const cfg = hsCfg();
+  t.is((await resolveSession({ authorization: `Bearer ${token}` }, cfg, { now })).role, 'user');
+  t.is((await resolveSession({ authorization: `Bearer ${token}` }, cfg, { now })).role, 'user');
+  const later = () => NOW_MS + 11_000;
+  await t.throwsAsync(resolveSession({ authorization: `Bearer ${token}` }, cfg, { now: later }), { message: 'Could not verify JWT: JWTExpired' });
+  // the requested role is checked on every request too
+  await t.throwsAsync(resolveSession({ authorization: `Bearer ${token}`, 'x-engine-role': 'admin' }, cfg, { now }), {
+    message: 'Your requested role is not in allowed roles',
+  });
+  // same token, another secret: verified afresh, rejected
+  const other: AuthConfig = { adminSecret: SECRET, jwt: parseJwtConfig(JSON.stringify({ type: 'HS256', key: 'x'.repeat(40) })) };
+  await t.throwsAsync(resolveSession({ authorization: `Bearer ${token}` }, other, { now }), { message: 'Could not verify JWT: JWSError JWSInvalidSignature' });
+});
