@@ -7,7 +7,7 @@
 // argument); it orders only when LIMIT/OFFSET/DISTINCT ON need it, and json_agg orders the output. Order
 // expressions only mention the alias, which names the table inside the base and the base outside, so one compiled
 // ORDER BY serves both levels.
-import type { AggregateIR, FieldIR, SelectArgsIR, SelectIR, SelectSource } from '../ir/types.js';
+import type { AggregateIR, FieldIR, SelectArgsIR, SelectIR, SelectSource, ValueIR } from '../ir/types.js';
 import { empty, ident, join, literal, raw, sql, value, type SQL } from './builder.js';
 import type { CompileContext } from './context.js';
 import { functionCall, sourceSql } from './functions.js';
@@ -33,11 +33,23 @@ export function jsonObject(pairs: ReadonlyArray<readonly [string, SQL]>): SQL {
   return sql`(${join(parts, ' || ')} || '}')::json`;
 }
 
+/**
+ * A literal LIMIT/OFFSET is written into the text (a checked integer): with `LIMIT $1` Postgres's generic plan
+ * guesses the row count, the plan cache keeps re-planning, and every execution pays the planning time.
+ */
+function countValue(v: ValueIR): SQL {
+  if (v.kind === 'literal') {
+    const n = typeof v.value === 'string' && /^-?\d+$/.test(v.value) ? Number(v.value) : v.value;
+    if (typeof n === 'number' && Number.isSafeInteger(n)) return raw(String(n));
+  }
+  return typedParam(v);
+}
+
 function limitOffset(args: SelectArgsIR): SQL {
-  const user = args.limit === null ? null : typedParam(args.limit);
+  const user = args.limit === null ? null : countValue(args.limit);
   const perm = args.permissionLimit === null ? null : raw(String(Math.trunc(args.permissionLimit)));
   const limit = user && perm ? sql` LIMIT least(${user}, ${perm})` : user ? sql` LIMIT ${user}` : perm ? sql` LIMIT ${perm}` : empty;
-  const offset = args.offset === null ? empty : sql` OFFSET ${typedParam(args.offset)}`;
+  const offset = args.offset === null ? empty : sql` OFFSET ${countValue(args.offset)}`;
   return sql`${limit}${offset}`;
 }
 

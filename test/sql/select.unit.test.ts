@@ -14,15 +14,15 @@ test('simple select', (t) => {
   t.deepEqual(c.pieces, ['{"author":', 0, '}']);
 });
 
-test('where, order, limit (user and permission), offset', (t) => {
+test('where, order, literal limit (user and permission) and offset written as integers', (t) => {
   const c = compileOperation(query(['a', rootSelect(select(table('author'), cols('id'), {
     where: eq('id', variable('id')), orderBy: [desc('id')], limit: lit(5), permissionLimit: 3, offset: lit(1),
   }))]));
   t.is(c.statement?.text,
     'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id") ORDER BY "_root"."id" DESC NULLS FIRST), \'[]\') AS "json" ' +
     'FROM (SELECT * FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4") ORDER BY "_root"."id" DESC NULLS FIRST ' +
-    'LIMIT least($2::"int4", 3) OFFSET $3::"int4") AS "_root")::text AS "0"');
-  t.deepEqual(c.statement?.slots.map((s) => s.kind), ['variable', 'const', 'const']);
+    'LIMIT least(5, 3) OFFSET 1) AS "_root")::text AS "0"');
+  t.deepEqual(c.statement?.slots.map((s) => s.kind), ['variable']);
 });
 
 test('relationships are lateral joins with counter-named aliases', (t) => {
@@ -69,4 +69,9 @@ test('aggregate op names are checked before they reach SQL', (t) => {
   t.throws(() => compileOperation(query(['a', rootAgg({ source: table('t'), args: select(table('t'), []).args, fields: [
     ['aggregate', { kind: 'aggregate', fields: [['x', { kind: 'op', op: 'pg_sleep' as never, fields: [['c', { kind: 'column', column: 'c', type: 'int4' }]] }]] }],
   ] })])));
+});
+
+test('variable limit and offset are parameters', (t) => {
+  const c = compileOperation(query(['a', rootSelect(select(table('author'), cols('id'), { limit: variable('l'), offset: variable('o', 'int8'), permissionLimit: 2 }))]));
+  t.regex(c.statement!.text, /LIMIT least\(\$1::"int4", 2\) OFFSET \$2::"int8"\)/);
 });
