@@ -189,7 +189,8 @@ export async function verifyJwt(token: string, config: JwtConfig, deps: JwtDeps 
 
 /** The engine claims object (x-engine-* keys lower-cased) from a verified payload, per claims_namespace(_path) and claims_format. */
 export function engineClaims(payload: JwtPayload, config: JwtConfig): Record<string, unknown> {
-  const unregistered: Record<string, unknown> = {};
+  // null prototype: a "__proto__" claim stays an ordinary key
+  const unregistered: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(payload)) if (!REGISTERED_CLAIMS.has(k)) unregistered[k] = v;
   const loc = config.claims;
   const value =
