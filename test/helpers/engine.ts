@@ -81,3 +81,75 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
     },
   };
 }
+
+export interface ChildEngine {
+  url: string;
+  pid: number;
+  /** ms from spawn to "engine ready" in its log. */
+  readyMs: number;
+  /** Lines the child wrote so far. */
+  output: string[];
+  /** SIGTERM and wait for exit. */
+  stop(): Promise<void>;
+  /** SIGKILL (no clean-up at all) and wait for exit. */
+  kill(): Promise<void>;
+}
+
+/** Runs `node bin/engine.mjs serve` as a child process on a free port; resolves once it logs that it is ready. */
+export async function spawnEngine(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ChildEngine> {
+  const { spawn } = await import('node:child_process');
+  const bin = new URL('../../bin/engine.mjs', import.meta.url).pathname;
+  const started = performance.now();
+  const child = spawn(process.execPath, [bin, 'serve'], {
+    env: {
+      ...process.env,
+      ENGINE_GRAPHQL_DATABASE_URL: databaseUrl,
+      ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
+      ENGINE_GRAPHQL_SERVER_PORT: '0',
+      ENGINE_GRAPHQL_PG_CONNECTIONS: '5',
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const output: string[] = [];
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`engine did not start:\n${output.join('\n')}`)), timeoutMs);
+    let buf = '';
+    const onData = (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      let nl: number;
+      while ((nl = buf.indexOf('\n')) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        output.push(line);
+        const m = /engine ready on (http:\/\/[^"\s]+)/.exec(line);
+        if (m) {
+          clearTimeout(timer);
+          resolve(m[1]);
+        }
+      }
+    };
+    child.stdout!.on('data', onData);
+    child.stderr!.on('data', onData);
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`engine exited (${code}) before it was ready:\n${output.join('\n')}`));
+    });
+  });
+  const readyMs = performance.now() - started;
+  return {
+    url,
+    pid: child.pid!,
+    readyMs,
+    output,
+    async stop() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      await exited;
+    },
+    async kill() {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      await exited;
+    },
+  };
+}
