@@ -37,7 +37,16 @@ export function decode<S extends z.ZodTypeAny>(schema: S, value: unknown, base: 
     const exp = expectedKind(issue.expected);
     message = `parsing ${exp === 'Bool' ? 'Bool' : exp} failed, expected ${exp === 'Bool' ? 'Boolean' : exp}, but encountered ${jsonKind(actual)}`;
   } else if (issue.code === 'invalid_union') {
-    message = issue.message === 'Invalid input' ? 'unexpected input' : issue.message;
+    const actual = valueAt(value, issue.path);
+    if (actual === undefined && issue.path.length > 0) {
+      const key = issue.path[issue.path.length - 1];
+      throw new EngineError('parse-failed', `key "${String(key)}" not found`, { path: formatPath(path.slice(0, -1)) });
+    }
+    // Every branch rejected the value's kind: report it against the last (most general) branch, as Aeson does.
+    const last = issue.unionErrors[issue.unionErrors.length - 1]?.issues[0];
+    message = last && last.code === 'invalid_type'
+      ? `parsing ${expectedKind(last.expected)} failed, expected ${expectedKind(last.expected)}, but encountered ${jsonKind(actual)}`
+      : 'unexpected input';
   } else if (issue.code === 'unrecognized_keys') {
     message = `unexpected keys: ${issue.keys.join(', ')}`;
   }

@@ -1,6 +1,6 @@
 // buildSchemaCache: metadata resolved against the Postgres catalog, a pure function. Objects that do not resolve
 // are left out and recorded as inconsistencies with the original engine's reasons, never thrown.
-import { displayName, qualifiedKey, sameName, type QualifiedName } from '../core/names.js';
+import { compareNames, displayName, qualifiedKey, sameName, type QualifiedName } from '../core/names.js';
 import type { PgCatalog, PgColumn, PgFunction, PgTable } from '../catalog/types.js';
 import type { Metadata, TableMeta, RelationshipMeta, ComputedFieldMeta, PermKind } from '../../projections/metadata.js';
 import { exportComputedFieldDefinition, exportRelationshipUsing } from '../../projections/export.js';
@@ -53,7 +53,7 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
   const record = (id: string, type: InconsistentObjectType, definition: unknown, reason: string) =>
     inconsistent.push({ reason, type, definition, id });
   const tables: Record<string, TableInfo> = {};
-  const metas = Object.values(metadata.tables);
+  const metas = Object.values(metadata.tables).sort((a, b) => compareNames(a.table, b.table));
 
   // Pass 1: tables themselves (existence, enum integrity) and their columns.
   for (const t of metas) {

@@ -1,0 +1,159 @@
+// buildSchemaCache: resolution of tables, relationships, computed fields, permissions and functions, and the
+// inconsistencies (with the original's reasons) for what does not resolve.
+import test from 'ava';
+import { buildSchemaCache, publicInconsistencies } from '../../src/cache/build.js';
+import { ev, type Event } from '../../events/types.js';
+import { emptyMetadata } from '../../projections/metadata.js';
+import { fold } from '../../projections/replay.js';
+import { blogCatalog, catalog, col, fn, table } from '../events/fixtures.js';
+
+const T = (name: string, schema = 'public') => ({ schema, name });
+const noConfig = { custom_root_fields: {}, custom_column_names: {} };
+const track = (name: string, extra: Partial<{ is_enum: boolean; configuration: typeof noConfig }> = {}) =>
+  ev('table_tracked', { table: T(name), is_enum: false, configuration: noConfig, ...extra });
+const build = (events: Event[], cat = blogCatalog()) => buildSchemaCache(fold(emptyMetadata(), events), cat);
+
+test('tables resolve with columns, custom names and root fields', (t) => {
+  const c = build([track('author', { configuration: { custom_root_fields: { select: 'Authors' }, custom_column_names: { id: 'AuthorId' } } })]);
+  const a = c.tables['public.author'];
+  t.deepEqual(a.columns.map((x) => [x.name, x.graphqlName]), [['id', 'AuthorId'], ['name', 'name']]);
+  t.deepEqual(a.customRootFields, { select: 'Authors' });
+  t.deepEqual(c.inconsistent, []);
+});
+
+test('a tracked table missing from Postgres is inconsistent', (t) => {
+  const c = build([track('nope')]);
+  t.deepEqual(publicInconsistencies(c.inconsistent), [{ reason: 'no such table/view exists in postgres : "nope"', type: 'table', definition: T('nope') }]);
+  t.falsy(c.tables['public.nope']);
+});
+
+test('relationships resolve through foreign keys both ways', (t) => {
+  const c = build([
+    track('author'), track('article'),
+    ev('relationship_created', { table: T('article'), kind: 'object', relationship: { name: 'author', using: { foreign_key_constraint_on: 'author_id' }, comment: null } }),
+    ev('relationship_created', { table: T('author'), kind: 'array', relationship: { name: 'articles', using: { foreign_key_constraint_on: { table: T('article'), column: 'author_id' } }, comment: null } }),
+  ]);
+  t.deepEqual(c.tables['public.article'].relationships.author, { name: 'author', kind: 'object', remoteTable: T('author'), mapping: [['author_id', 'id']], insertRemoteFirst: true, comment: null });
+  t.deepEqual(c.tables['public.author'].relationships.articles.mapping, [['id', 'author_id']]);
+  t.deepEqual(c.inconsistent, []);
+});
+
+test('relationship without a foreign key, or to an untracked table, is inconsistent', (t) => {
+  const c = build([
+    track('author'), track('article'),
+    ev('relationship_created', { table: T('article'), kind: 'object', relationship: { name: 'a', using: { foreign_key_constraint_on: 'title' }, comment: null } }),
+    ev('relationship_created', { table: T('author'), kind: 'array', relationship: { name: 'b', using: { manual_configuration: { remote_table: T('zzz'), column_mapping: { id: 'x' } } }, comment: null } }),
+  ]);
+  t.deepEqual(publicInconsistencies(c.inconsistent), [
+    {
+      reason: 'in table "article": in relationship "a": no foreign constraint exists on the given column',
+      type: 'object_relation',
+      definition: { name: 'a', using: { foreign_key_constraint_on: 'title' }, comment: null, table: T('article') },
+    },
+    {
+      reason: 'table "zzz" is not tracked',
+      type: 'array_relation',
+      definition: { name: 'b', using: { manual_configuration: { remote_table: T('zzz'), column_mapping: { id: 'x' } } }, comment: null, table: T('author') },
+    },
+  ]);
+});
+
+test('relationship clashing with a custom column name is inconsistent', (t) => {
+  const c = build([
+    track('author', { configuration: { custom_root_fields: {}, custom_column_names: { id: 'articles' } } }), track('article'),
+    ev('relationship_created', { table: T('author'), kind: 'array', relationship: { name: 'articles', using: { foreign_key_constraint_on: { table: T('article'), column: 'author_id' } }, comment: null } }),
+  ]);
+  t.is(c.inconsistent[0].reason, 'field definition conflicts with custom field name for postgres column "id"');
+});
+
+test('enum tables: values, integrity errors, enum-referencing columns', (t) => {
+  const cat = catalog([
+    table('colors', [col('value', 'text'), col('comment', 'text')], { pk: ['value'] }),
+    table('bad', [col('id'), col('a', 'text'), col('b', 'text')], { pk: ['id'] }),
+    table('shirts', [col('id'), col('color', 'text')], { pk: ['id'], fks: [{ columns: ['color'], ref: 'colors', refColumns: ['value'] }] }),
+  ]);
+  cat.enumValues = { 'public.colors': [{ value: 'red', comment: '#f00' }] };
+  const c = build([track('colors', { is_enum: true }), track('bad', { is_enum: true }), track('shirts')], cat);
+  t.deepEqual(c.tables['public.colors'].enumValues, [{ value: 'red', comment: '#f00' }]);
+  t.deepEqual(c.tables['public.shirts'].columns[1].enumReference, T('colors'));
+  t.is(
+    c.inconsistent[0].reason,
+    'the table "bad" cannot be used as an enum for the following reasons:\n' +
+      '  • the table’s primary key ("id") must have type "text", not type "integer"\n' +
+      '  • the table must have exactly one primary key and optionally one comment column, not 3 columns (a, b, id)\n',
+  );
+  cat.enumValues = { 'public.colors': [{ value: 'not+valid', comment: null }] };
+  const c2 = build([track('colors', { is_enum: true })], cat);
+  t.is(c2.inconsistent[0].reason, 'the table "colors" cannot be used as an enum because the value "not+valid" is not a valid GraphQL enum value name');
+});
+
+test('computed fields: scalar and set-returning; validation reasons', (t) => {
+  const cat = blogCatalog();
+  cat.functions['public.fetch_articles'] = [fn('fetch_articles', {
+    args: [
+      { name: 'search', type: 'text', typeSchema: 'pg_catalog', mode: 'in', hasDefault: false },
+      { name: 'author_row', type: 'author', typeSchema: 'public', mode: 'in', hasDefault: false },
+    ],
+  })];
+  const cf = (name: string, def: Record<string, unknown>) => ev('computed_field_added', { table: T('author'), computed_field: { name, definition: def as never, comment: null } });
+  const c = build([
+    track('author'), track('article'),
+    cf('full_name', { function: T('author_full_name') }),
+    cf('get_articles', { function: T('fetch_articles'), table_argument: 'author_row' }),
+    cf('bad1', { function: T('fetch_articles') }),
+    cf('bad2', { function: T('random_function') }),
+    cf('name', { function: T('author_full_name') }),
+  ], cat);
+  const a = c.tables['public.author'];
+  t.deepEqual(a.computedFields.full_name.returns, { kind: 'scalar', type: 'text', typeSchema: 'pg_catalog' });
+  t.deepEqual(a.computedFields.get_articles.returns, { kind: 'table', table: T('article'), set: true });
+  t.is(a.computedFields.get_articles.tableArgIndex, 1);
+  t.deepEqual(c.inconsistent.map((i) => i.reason), [
+    'in table "author": in computed field "bad1": the computed field "bad1" cannot be added to table "author" for the following reasons:\n' +
+      '  • first argument of the function "fetch_articles" is not COMPOSITE type\n' +
+      '  • first argument of the function "fetch_articles" of type "pg_catalog.text" is not the table to which the computed field is being added\n',
+    'in table "author": in computed field "bad2": no such function exists in postgres : "random_function"',
+    'field definition conflicts with postgres column',
+  ]);
+});
+
+test('permissions resolve; bad columns, computed fields and operators are inconsistent', (t) => {
+  const perm = (role: string, kind: 'select' | 'insert' | 'update' | 'delete', permission: Record<string, unknown>) =>
+    ev('permission_created', { table: T('article'), kind, role, permission, comment: null });
+  const c = build([
+    track('author'), track('article'),
+    ev('relationship_created', { table: T('article'), kind: 'object', relationship: { name: 'author', using: { foreign_key_constraint_on: 'author_id' }, comment: null } }),
+    perm('user', 'select', { columns: '*', computed_fields: [], filter: { author: { id: { _eq: 'X-Engine-User-Id' } } }, allow_aggregations: true, limit: 3 }),
+    perm('user', 'update', { columns: ['title'], filter: {}, set: { author_id: 'X-Engine-User-Id' } }),
+    perm('a', 'select', { columns: ['nope'], computed_fields: [], filter: {}, allow_aggregations: false }),
+    perm('b', 'select', { columns: '*', computed_fields: ['zz'], filter: {}, allow_aggregations: false }),
+    perm('c', 'delete', { filter: { id: { _foo: 1 } } }),
+    perm('d', 'delete', { filter: { nope: { _eq: 1 } } }),
+  ]);
+  t.deepEqual(c.tables['public.article'].permissions.user.select, { columns: ['id', 'title', 'author_id'], computedFields: [], filter: { author: { id: { _eq: 'X-Engine-User-Id' } } }, limit: 3, allowAggregations: true });
+  t.deepEqual(c.tables['public.article'].permissions.user.update, { columns: ['title'], filter: {}, check: null, set: { author_id: 'X-Engine-User-Id' } });
+  t.deepEqual(c.roles, ['user']);
+  t.deepEqual(c.inconsistent.map((i) => i.reason), [
+    'in table "article": in permission for role "a": column "nope" does not exist',
+    'in table "article": in permission for role "b": computed field "zz" does not exist',
+    'in table "article": in permission for role "c": Unknown operator : _foo',
+    'in table "article": in permission for role "d": "nope" does not exist',
+  ]);
+  t.deepEqual(Object.keys(publicInconsistencies(c.inconsistent)[0] as object).sort(), ['definition', 'reason', 'type']);
+});
+
+test('tracked functions resolve; bad ones are inconsistent', (t) => {
+  const cat = blogCatalog();
+  cat.functions['public.vol'] = [fn('vol', { volatility: 'volatile' })];
+  const c = build([
+    track('article'),
+    ev('function_tracked', { function: T('search_articles'), configuration: {} }),
+    ev('function_tracked', { function: T('vol'), configuration: {} }),
+    ev('function_tracked', { function: T('missing'), configuration: {} }),
+  ], cat);
+  t.deepEqual(c.functions['public.search_articles'].returnsTable, T('article'));
+  t.deepEqual(c.inconsistent.map((i) => i.reason), [
+    'in function "vol": the function "vol" cannot be tracked because function of type "VOLATILE" is not supported now',
+    'in function "missing": no such function exists in postgres : "missing"',
+  ]);
+});

@@ -1,0 +1,284 @@
+// decide specs: given(events).when(command).then(events | error), for every metadata command and its errors.
+import test from 'ava';
+import { blogCatalog, given, type Query } from './fixtures.js';
+
+const cat = blogCatalog();
+const P = { schema: 'public' };
+const trackAuthor: Query = { type: 'track_table', args: { name: 'author', schema: 'public' } };
+const trackArticle: Query = { type: 'track_table', args: 'article' };
+const objRel: Query = { type: 'create_object_relationship', args: { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } };
+const arrRel: Query = {
+  type: 'create_array_relationship',
+  args: { table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } },
+};
+const selectPerm: Query = {
+  type: 'create_select_permission',
+  args: { table: 'article', role: 'user', permission: { columns: '*', filter: { author: { id: { _eq: 'X-Engine-User-Id' } } } } },
+};
+
+// track_table ------------------------------------------------------------------------------------------------------
+
+test('track_table v1 (object form) emits table_tracked', (t) => {
+  given(cat).when(trackAuthor).then(t, [
+    { type: 'table_tracked', data: { table: { ...P, name: 'author' }, is_enum: false, configuration: { custom_root_fields: {}, custom_column_names: {} } } },
+  ]);
+});
+
+test('track_table v1 accepts a plain string and {table, is_enum}', (t) => {
+  given(cat).when({ type: 'track_table', args: 'author' }).then(t, [{ type: 'table_tracked' }]);
+  given(cat).when({ type: 'track_table', args: { table: 'author', is_enum: true } }).then(t, [
+    { type: 'table_tracked', data: { table: { ...P, name: 'author' }, is_enum: true, configuration: { custom_root_fields: {}, custom_column_names: {} } } },
+  ]);
+});
+
+test('track_table v2 carries the configuration', (t) => {
+  given(cat)
+    .when({ type: 'track_table', version: 2, args: { table: 'author', configuration: { custom_root_fields: { select: 'Authors' }, custom_column_names: { id: 'AuthorId' } } } })
+    .then(t, [{ type: 'table_tracked', data: { table: { ...P, name: 'author' }, is_enum: false, configuration: { custom_root_fields: { select: 'Authors' }, custom_column_names: { id: 'AuthorId' } } } }]);
+});
+
+test('track_table twice is already-tracked', (t) => {
+  given(cat, trackAuthor).when(trackAuthor).throws(t, { code: 'already-tracked', message: 'view/table already tracked : "author"', path: '$.args' });
+});
+
+test('track_table with the name of a tracked function is not-supported', (t) => {
+  given(cat, { type: 'track_function', args: { schema: 'public', name: 'search_articles' } })
+    .when({ type: 'track_table', args: 'search_articles' })
+    .throws(t, { code: 'not-supported', message: 'function with name "search_articles" already exists' });
+});
+
+test('track_table with bad args is parse-failed at the args path', (t) => {
+  given(cat).when({ type: 'track_table', version: 2, args: { configuration: {} } }).throws(t, { code: 'parse-failed', message: 'key "table" not found', path: '$' });
+  given(cat).when({ type: 'track_table', args: 42 }).throws(t, { code: 'parse-failed' });
+});
+
+// untrack_table ----------------------------------------------------------------------------------------------------
+
+test('untrack_table removes a table without dependents', (t) => {
+  given(cat, trackAuthor).when({ type: 'untrack_table', args: { table: 'author' } }).then(t, [{ type: 'table_untracked', data: { table: { ...P, name: 'author' } } }]);
+});
+
+test('untrack_table of an untracked table is already-untracked', (t) => {
+  given(cat).when({ type: 'untrack_table', args: { table: 'author' } }).throws(t, { code: 'already-untracked', message: 'view/table already untracked : "author"', path: '$.args' });
+});
+
+test('untrack_table with a relationship of another table pointing at it is a dependency-error', (t) => {
+  given(cat, trackAuthor, trackArticle, objRel, arrRel)
+    .when({ type: 'untrack_table', args: { table: { name: 'author' } } })
+    .throws(t, { code: 'dependency-error', message: 'cannot drop due to the following dependent objects : relationship article.author', path: '$.args' });
+  given(cat, trackAuthor, trackArticle, objRel, arrRel)
+    .when({ type: 'untrack_table', args: { table: { name: 'article' } } })
+    .throws(t, { code: 'dependency-error', message: 'cannot drop due to the following dependent objects : relationship author.articles' });
+});
+
+test('untrack_table with cascade drops dependents first, transitively', (t) => {
+  given(cat, trackAuthor, trackArticle, objRel, arrRel, selectPerm)
+    .when({ type: 'untrack_table', args: { table: 'author', cascade: true } })
+    .then(t, [
+      { type: 'permission_dropped', data: { table: { ...P, name: 'article' }, kind: 'select', role: 'user' } },
+      { type: 'relationship_dropped', data: { table: { ...P, name: 'article' }, name: 'author' } },
+      { type: 'table_untracked' },
+    ]);
+});
+
+// set_table_is_enum / set_table_custom_fields ---------------------------------------------------------------------
+
+test('set_table_is_enum on a tracked table; not-exists otherwise', (t) => {
+  given(cat, trackAuthor).when({ type: 'set_table_is_enum', args: { table: 'author', is_enum: true } }).then(t, [
+    { type: 'table_enum_set', data: { table: { ...P, name: 'author' }, is_enum: true } },
+  ]);
+  given(cat).when({ type: 'set_table_is_enum', args: { table: 'author', is_enum: true } }).throws(t, { code: 'not-exists', message: 'table "author" does not exist' });
+  given(cat, trackAuthor).when({ type: 'set_table_is_enum', args: { table: 'author' } }).throws(t, { code: 'parse-failed', message: 'key "is_enum" not found' });
+});
+
+test('set_table_custom_fields replaces the configuration', (t) => {
+  given(cat, trackAuthor)
+    .when({ type: 'set_table_custom_fields', version: 2, args: { table: 'author', custom_root_fields: { select: 'Authors', select_by_pk: null }, custom_column_names: { id: 'AuthorId' } } })
+    .then(t, [{ type: 'table_custom_fields_set', data: { table: { ...P, name: 'author' }, configuration: { custom_root_fields: { select: 'Authors' }, custom_column_names: { id: 'AuthorId' } } } }]);
+  given(cat)
+    .when({ type: 'set_table_custom_fields', version: 2, args: { table: 'author1', custom_root_fields: {} } })
+    .throws(t, { code: 'not-exists', message: 'table "author1" does not exist', path: '$.args' });
+});
+
+test('custom root fields: unknown keys and duplicates are parse errors', (t) => {
+  given(cat, trackAuthor)
+    .when({ type: 'set_table_custom_fields', version: 2, args: { table: 'author', custom_root_fields: { select: 'a', select_by_pk: 'a' } } })
+    .throws(t, { code: 'parse-failed', message: /duplicated/ });
+});
+
+// functions ---------------------------------------------------------------------------------------------------------
+
+test('track_function v1 and v2; already tracked; table with the same name', (t) => {
+  given(cat).when({ type: 'track_function', args: 'search_articles' }).then(t, [
+    { type: 'function_tracked', data: { function: { ...P, name: 'search_articles' }, configuration: {} } },
+  ]);
+  given(cat)
+    .when({ type: 'track_function', version: 2, args: { function: 'search_articles', configuration: { session_argument: 'engine_session' } } })
+    .then(t, [{ type: 'function_tracked', data: { function: { ...P, name: 'search_articles' }, configuration: { session_argument: 'engine_session' } } }]);
+  given(cat, { type: 'track_function', args: 'search_articles' })
+    .when({ type: 'track_function', args: 'search_articles' })
+    .throws(t, { code: 'already-tracked', message: 'function already tracked : "search_articles"' });
+  given(cat, trackAuthor).when({ type: 'track_function', args: 'author' }).throws(t, { code: 'not-supported', message: 'table with name "author" already exists' });
+});
+
+test('untrack_function', (t) => {
+  given(cat, { type: 'track_function', args: 'search_articles' })
+    .when({ type: 'untrack_function', args: { schema: 'public', name: 'search_articles' } })
+    .then(t, [{ type: 'function_untracked' }]);
+  given(cat).when({ type: 'untrack_function', args: 'nope' }).throws(t, { code: 'not-exists', message: 'function not found in cache "nope"' });
+});
+
+// relationships ------------------------------------------------------------------------------------------------------
+
+test('create object/array relationships (fk and manual)', (t) => {
+  given(cat, trackAuthor, trackArticle).when(objRel).then(t, [
+    { type: 'relationship_created', data: { table: { ...P, name: 'article' }, kind: 'object', relationship: { name: 'author', using: { foreign_key_constraint_on: 'author_id' }, comment: null } } },
+  ]);
+  given(cat, trackAuthor, trackArticle).when(arrRel).then(t, [
+    {
+      type: 'relationship_created',
+      data: { table: { ...P, name: 'author' }, kind: 'array', relationship: { name: 'articles', using: { foreign_key_constraint_on: { table: { ...P, name: 'article' }, column: 'author_id' } }, comment: null } },
+    },
+  ]);
+  given(cat, trackAuthor, trackArticle)
+    .when({ type: 'create_array_relationship', args: { table: 'author', name: 'arts', comment: 'c', using: { manual_configuration: { remote_table: 'article', column_mapping: { id: 'author_id' } } } } })
+    .then(t, [
+      {
+        type: 'relationship_created',
+        data: { table: { ...P, name: 'author' }, kind: 'array', relationship: { name: 'arts', using: { manual_configuration: { remote_table: { ...P, name: 'article' }, column_mapping: { id: 'author_id' } } }, comment: 'c' } },
+      },
+    ]);
+});
+
+test('relationship name clashing with a column or relationship is already-exists', (t) => {
+  given(cat, trackAuthor, trackArticle)
+    .when({ type: 'create_object_relationship', args: { table: 'article', name: 'title', using: { foreign_key_constraint_on: 'author_id' } } })
+    .throws(t, { code: 'already-exists', message: 'column/relationship "title" of table "article" already exists' });
+  given(cat, trackAuthor, trackArticle, objRel).when(objRel).throws(t, { code: 'already-exists' });
+});
+
+test('relationship args: empty name, both/neither using keys', (t) => {
+  given(cat, trackArticle)
+    .when({ type: 'create_object_relationship', args: { table: 'article', name: '', using: { foreign_key_constraint_on: 'author_id' } } })
+    .throws(t, { code: 'parse-failed', message: 'empty string not allowed', path: '$.name' });
+  given(cat, trackArticle)
+    .when({ type: 'create_object_relationship', args: { table: 'article', name: 'a', using: {} } })
+    .throws(t, { code: 'parse-failed', message: /atleast one of foreign_key_constraint_on\/manual_configuration/, path: '$.using' });
+  given(cat, trackArticle)
+    .when({ type: 'create_object_relationship', args: { table: 'article', name: 'a', using: { foreign_key_constraint_on: 'x', manual_configuration: { remote_table: 'author', column_mapping: {} } } } })
+    .throws(t, { code: 'parse-failed', message: /only one of/ });
+});
+
+test('drop_relationship: dependents, cascade, unknown, column', (t) => {
+  given(cat, trackAuthor, trackArticle, objRel, selectPerm)
+    .when({ type: 'drop_relationship', args: { table: 'article', relationship: 'author' } })
+    .throws(t, { code: 'dependency-error', message: 'cannot drop due to the following dependent objects : permission article.user.select' });
+  given(cat, trackAuthor, trackArticle, objRel, selectPerm)
+    .when({ type: 'drop_relationship', args: { table: 'article', relationship: 'author', cascade: true } })
+    .then(t, [{ type: 'permission_dropped' }, { type: 'relationship_dropped', data: { table: { ...P, name: 'article' }, name: 'author' } }]);
+  given(cat, trackArticle)
+    .when({ type: 'drop_relationship', args: { table: 'article', relationship: 'nope' } })
+    .throws(t, { code: 'not-exists', message: 'relationship "nope" does not exist' });
+  given(cat, trackArticle)
+    .when({ type: 'drop_relationship', args: { table: 'article', relationship: 'title' } })
+    .throws(t, { code: 'unexpected-payload', message: 'expecting a relationship; but, title is a postgres column; ' });
+});
+
+test('rename_relationship and set_relationship_comment', (t) => {
+  given(cat, trackAuthor, trackArticle, objRel)
+    .when({ type: 'rename_relationship', args: { table: 'article', name: 'author', new_name: 'writer' } })
+    .then(t, [{ type: 'relationship_renamed', data: { table: { ...P, name: 'article' }, name: 'author', new_name: 'writer' } }]);
+  given(cat, trackAuthor, trackArticle, objRel)
+    .when({ type: 'rename_relationship', args: { table: 'article', name: 'author', new_name: 'title' } })
+    .throws(t, { code: 'already-exists', message: 'cannot rename relationship "author" to "title" in table "article" as a column/relationship with the name already exists' });
+  given(cat, trackAuthor, trackArticle, objRel)
+    .when({ type: 'set_relationship_comment', args: { table: 'article', relationship: 'author', comment: 'who wrote it' } })
+    .then(t, [{ type: 'relationship_comment_set', data: { table: { ...P, name: 'article' }, name: 'author', comment: 'who wrote it' } }]);
+  given(cat, trackAuthor, trackArticle, objRel)
+    .when({ type: 'set_relationship_comment', args: { table: 'article', name: 'author' } })
+    .throws(t, { code: 'parse-failed', message: 'key "relationship" not found' });
+});
+
+// computed fields --------------------------------------------------------------------------------------------------
+
+const addCf: Query = { type: 'add_computed_field', args: { table: 'author', name: 'full_name', definition: { function: 'author_full_name' } } };
+
+test('add_computed_field / drop_computed_field', (t) => {
+  given(cat, trackAuthor).when(addCf).then(t, [
+    { type: 'computed_field_added', data: { table: { ...P, name: 'author' }, computed_field: { name: 'full_name', definition: { function: { ...P, name: 'author_full_name' } }, comment: null } } },
+  ]);
+  given(cat).when(addCf).throws(t, { code: 'not-exists', message: 'table "author" does not exist', path: '$.args.table' });
+  given(cat, trackAuthor, addCf).when(addCf).throws(t, { code: 'already-exists' });
+  given(cat, trackAuthor, addCf).when({ type: 'drop_computed_field', args: { table: 'author', name: 'full_name' } }).then(t, [{ type: 'computed_field_dropped' }]);
+  given(cat, trackAuthor)
+    .when({ type: 'drop_computed_field', args: { table: 'author', name: 'random' } })
+    .throws(t, { code: 'not-exists', message: 'computed field "random" does not exist', path: '$.args.name' });
+  given(cat)
+    .when({ type: 'drop_computed_field', args: { table: 'random', name: 'x' } })
+    .throws(t, { code: 'not-exists', message: 'table "random" does not exist', path: '$.args.table' });
+});
+
+test('drop_computed_field used by a permission: dependency-error, or cascade', (t) => {
+  const perm: Query = { type: 'create_select_permission', args: { table: 'author', role: 'user', permission: { columns: '*', computed_fields: ['full_name'], filter: {} } } };
+  given(cat, trackAuthor, addCf, perm)
+    .when({ type: 'drop_computed_field', args: { table: 'author', name: 'full_name' } })
+    .throws(t, { code: 'dependency-error', message: 'cannot drop due to the following dependent objects : permission author.user.select', path: '$.args' });
+  given(cat, trackAuthor, addCf, perm)
+    .when({ type: 'drop_computed_field', args: { table: 'author', name: 'full_name', cascade: true } })
+    .then(t, [{ type: 'permission_dropped' }, { type: 'computed_field_dropped' }]);
+});
+
+// permissions -----------------------------------------------------------------------------------------------------
+
+test('create permissions normalise their definitions', (t) => {
+  given(cat, trackArticle)
+    .when({ type: 'create_select_permission', args: { table: 'article', role: 'user', permission: { columns: ['id'], filter: {}, limit: 10 } } })
+    .then(t, [{ type: 'permission_created', data: { table: { ...P, name: 'article' }, kind: 'select', role: 'user', permission: { columns: ['id'], computed_fields: [], filter: {}, allow_aggregations: false, limit: 10 }, comment: null } }]);
+  given(cat, trackArticle)
+    .when({ type: 'create_insert_permission', args: { table: 'article', role: 'user', permission: { check: { author_id: 'X-Engine-User-Id' }, set: { title: 'x' } } } })
+    .then(t, [{ type: 'permission_created', data: { table: { ...P, name: 'article' }, kind: 'insert', role: 'user', permission: { check: { author_id: 'X-Engine-User-Id' }, set: { title: 'x' } }, comment: null } }]);
+  given(cat, trackArticle)
+    .when({ type: 'create_update_permission', args: { table: 'article', role: 'user', permission: { columns: '*', filter: {} }, comment: 'c' } })
+    .then(t, [{ type: 'permission_created', data: { table: { ...P, name: 'article' }, kind: 'update', role: 'user', permission: { columns: '*', filter: {} }, comment: 'c' } }]);
+  given(cat, trackArticle)
+    .when({ type: 'create_delete_permission', args: { table: 'article', role: 'user', permission: { filter: { id: { _eq: 1 } } } } })
+    .then(t, [{ type: 'permission_created' }]);
+});
+
+test('permission errors: exists, missing, empty role, admin, untracked table', (t) => {
+  given(cat, trackAuthor, trackArticle, objRel, selectPerm)
+    .when(selectPerm)
+    .throws(t, { code: 'already-exists', message: `'select' permission on "article" for role "user" already exists` });
+  given(cat, trackArticle)
+    .when({ type: 'drop_select_permission', args: { table: 'article', role: 'user' } })
+    .throws(t, { code: 'permission-denied', message: `'select' permission on "article" for role "user" does not exist` });
+  given(cat, trackArticle)
+    .when({ type: 'create_insert_permission', args: { table: 'article', role: '', permission: { check: {} } } })
+    .throws(t, { code: 'parse-failed', message: 'empty string not allowed', path: '$.role' });
+  given(cat, trackArticle)
+    .when({ type: 'create_select_permission', args: { table: 'article', role: 'admin', permission: { columns: '*', filter: {} } } })
+    .throws(t, { code: 'constraint-violation' });
+  given(cat)
+    .when({ type: 'create_select_permission', args: { table: 'article', role: 'u', permission: { columns: '*', filter: {} } } })
+    .throws(t, { code: 'not-exists', message: 'table "article" does not exist' });
+});
+
+test('drop_*_permission and set_permission_comment', (t) => {
+  given(cat, trackAuthor, trackArticle, objRel, selectPerm)
+    .when({ type: 'drop_select_permission', args: { table: 'article', role: 'user' } })
+    .then(t, [{ type: 'permission_dropped', data: { table: { ...P, name: 'article' }, kind: 'select', role: 'user' } }]);
+  given(cat, trackAuthor, trackArticle, objRel, selectPerm)
+    .when({ type: 'set_permission_comment', args: { table: 'article', role: 'user', type: 'select', comment: 'hi' } })
+    .then(t, [{ type: 'permission_comment_set', data: { table: { ...P, name: 'article' }, kind: 'select', role: 'user', comment: 'hi' } }]);
+  given(cat, trackArticle)
+    .when({ type: 'set_permission_comment', args: { table: 'article', role: 'user', type: 'update', comment: 'hi' } })
+    .throws(t, { code: 'permission-denied' });
+});
+
+// metadata ----------------------------------------------------------------------------------------------------------
+
+test('clear_metadata and reload_metadata', (t) => {
+  given(cat, trackAuthor).when({ type: 'clear_metadata', args: {} }).then(t, [{ type: 'metadata_cleared' }]);
+  given(cat).when({ type: 'reload_metadata', args: {} }).then(t, [{ type: 'metadata_reloaded', data: { reload_remote_schemas: false } }]);
+  given(cat).when({ type: 'reload_metadata', args: 'x' }).then(t, [{ type: 'metadata_reloaded', data: { reload_remote_schemas: false } }]);
+});
