@@ -119,7 +119,7 @@ export function given(cat: PgCatalog, ...setup: Query[]) {
         },
         throws(t: ExecutionContext, expected: { code: string; message?: string | RegExp; path?: string }) {
           const err = t.throws(() => run(cat, [q], base), { instanceOf: EngineError }) as EngineError;
-          t.is(err.code, expected.code);
+          t.is(err.code as string, expected.code);
           if (typeof expected.message === 'string') t.is(err.message, expected.message);
           else if (expected.message) t.regex(err.message, expected.message);
           if (expected.path) t.is(err.path, expected.path);
