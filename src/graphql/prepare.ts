@@ -1,0 +1,93 @@
+// Request → IR: parse, pick the operation, check variables, collect and validate the selection against the role's
+// schema (the original's messages and paths), and translate it with the role's permissions baked in.
+// The result is cached by the executor per (role, query, operationName, state); `coerceVariables` runs on every use.
+import { parse, type DocumentNode, type GraphQLObjectType } from 'graphql';
+import type { EngineState } from '../cache/state.js';
+import type { Session } from '../auth/session.js';
+import type { OperationIR, RootFieldIR } from '../ir/types.js';
+import { roleSchema } from './schema/build.js';
+import { collectFields, type CollectContext } from './request/collect.js';
+import { toJson, ve, type LiteralContext } from './request/input.js';
+import { introspectionJson } from './request/introspection.js';
+import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from './request/operation.js';
+import { rootFieldIR, type Translator } from './request/translate.js';
+
+export interface GraphQLRequestBody {
+  query: string;
+  variables?: Record<string, unknown> | null;
+  operationName?: string | null;
+}
+
+export interface PrepareOptions {
+  /** ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: bigint, numeric, float8 and money columns come back as strings. */
+  stringifyNumeric?: boolean;
+}
+
+export interface PreparedOperation {
+  ir: OperationIR;
+  /** Checks a request's variables against the operation's declarations; returns the values `{kind:'variable'}` reads. */
+  coerceVariables(vars: Record<string, unknown> | null | undefined): Record<string, unknown>;
+}
+
+function parseQuery(query: string): DocumentNode {
+  try {
+    return parse(query, { noLocation: true });
+  } catch {
+    throw ve('not a valid graphql query', '$.query');
+  }
+}
+
+export function prepareOperation(
+  state: EngineState, session: Session, request: GraphQLRequestBody, options: PrepareOptions = {},
+): PreparedOperation {
+  if (typeof request.query !== 'string') throw ve('not a valid graphql query', '$.query');
+  const doc = parseQuery(request.query);
+  const rs = roleSchema(state, session.role);
+  const op = pickOperation(doc, request.operationName);
+  let root: GraphQLObjectType;
+  let rootName: string;
+  if (op.operation === 'mutation') {
+    const m = rs.schema.getMutationType();
+    if (!m) throw ve('no mutations exist', '$');
+    root = m;
+    rootName = 'mutation_root';
+  } else if (op.operation === 'subscription') {
+    const s = rs.schema.getSubscriptionType();
+    if (!s) throw ve('no subscriptions exist', '$');
+    root = s;
+    rootName = 'subscription_root';
+  } else {
+    root = rs.schema.getQueryType() as GraphQLObjectType;
+    rootName = 'query_root';
+  }
+  const defs = variableDefinitions(rs.schema, op);
+  const variables = checkVariables(defs, request.variables);
+  let reusable = true;
+  const lc: LiteralContext = { variables, markShaped: () => { reusable = false; }, used: new Set() };
+  const cc: CollectContext = { fragments: fragmentsOf(doc), lc };
+  const t: Translator = { rs, cc, stringifyNumeric: options.stringifyNumeric ?? false, perm: new Map() };
+  const fields = collectFields(root, [{ selectionSet: op.selectionSet, path: '$.selectionSet', fragStack: [] }], cc);
+  if (op.operation === 'subscription' && fields.length !== 1) throw ve('subscriptions must select one top level field', '$');
+  const out: Array<[string, RootFieldIR]> = [];
+  for (const f of fields) {
+    if (f.name === '__typename') {
+      out.push([f.alias, { kind: 'typename', name: rootName }]);
+    } else if (f.name === '__schema' || f.name === '__type') {
+      if (JSON.stringify(f.nodes).includes('"Variable"')) reusable = false;
+      out.push([f.alias, { kind: 'raw', json: introspectionJson(rs, f, cc, op, doc, request.variables) }]);
+    } else if (f.name === 'no_queries_available') {
+      out.push([f.alias, { kind: 'raw', json: JSON.stringify('There are no queries available to the current role.') }]);
+    } else {
+      const meta = rs.queryFields.get(f.name);
+      if (!meta || op.operation === 'mutation') throw ve(`field "${f.name}" is not supported yet`, f.path);
+      out.push([f.alias, rootFieldIR(t, meta, f)]);
+    }
+  }
+  return {
+    ir: { operation: op.operation, fields: out, reusable },
+    coerceVariables(vars) {
+      const checked = checkVariables(defs, vars);
+      return Object.fromEntries([...checked].map(([k, v]) => [k, toJson(v.value)]));
+    },
+  };
+}

@@ -1,0 +1,194 @@
+// Input values: GraphQL literals (query text) and JSON variable values, checked against the role schema's input
+// types with the original's messages, into a small tree the translator reads. Variables in leaf positions stay
+// variables (so plans are reusable); consumers that need a concrete value call `concrete`, which marks the plan as
+// shaped by variable values.
+import {
+  GraphQLEnumType, GraphQLInputObjectType, GraphQLScalarType, Kind,
+  isEnumType, isInputObjectType, isListType, isNonNullType, isScalarType,
+  type GraphQLInputType, type ValueNode,
+} from 'graphql';
+import { EngineError } from '../../core/errors.js';
+import { extendPath } from '../../core/json-path.js';
+import { parsePgValue } from '../schema/scalars.js';
+
+export type Parsed =
+  | { kind: 'null' }
+  /** `value` is what Postgres gets (text, or the JSON value for json/jsonb); `json` is the value as written. */
+  | { kind: 'scalar'; value: unknown; json: unknown; scalar: string }
+  | { kind: 'enum'; value: unknown; name: string }
+  | { kind: 'list'; items: Parsed[] }
+  | { kind: 'object'; fields: Array<[string, Parsed]> }
+  /** A variable in a leaf (scalar/enum or list of them) position; `value` is its value in this request. */
+  | { kind: 'variable'; name: string; type: GraphQLInputType; value: Parsed };
+
+export const ve = (message: string, path: string): EngineError => new EngineError('validation-failed', message, { path });
+
+/** Postgres type behind a GraphQL scalar name: built-ins, `_elem` arrays, else the name itself. */
+export function scalarPgType(name: string): { type: string; array: boolean } {
+  switch (name) {
+    case 'Int': return { type: 'int4', array: false };
+    case 'Float': return { type: 'float4', array: false };
+    case 'String': case 'ID': return { type: 'text', array: false };
+    case 'Boolean': return { type: 'bool', array: false };
+    default: return name.startsWith('_') ? { type: name.slice(1), array: true } : { type: name, array: false };
+  }
+}
+
+export const showType = (t: GraphQLInputType): string => String(t);
+
+function scalarValue(t: GraphQLScalarType, json: unknown, path: string, raw?: string): Parsed {
+  const pg = scalarPgType(t.name);
+  return { kind: 'scalar', value: parsePgValue(pg.type, pg.array, json, path, raw), json, scalar: t.name };
+}
+
+function enumValue(t: GraphQLEnumType, name: string, path: string): Parsed {
+  const v = t.getValue(name);
+  if (!v) throw ve(`unexpected value "${name}" for enum: '${t.name}'`, path);
+  return { kind: 'enum', value: v.value, name };
+}
+
+/** Checks a JSON value (a variable's value or default) against a type. */
+export function coerceJson(type: GraphQLInputType, value: unknown, path: string): Parsed {
+  if (isNonNullType(type)) {
+    if (value === null || value === undefined) throw ve(`null value found for non-nullable type: ${showType(type)}`, path);
+    return coerceJson(type.ofType, value, path);
+  }
+  if (value === null || value === undefined) return { kind: 'null' };
+  if (isListType(type)) {
+    const items = Array.isArray(value) ? value : [value];
+    return { kind: 'list', items: items.map((v, i) => coerceJson(type.ofType, v, Array.isArray(value) ? extendPath(path, i) : path)) };
+  }
+  if (isInputObjectType(type)) {
+    if (typeof value !== 'object' || Array.isArray(value)) throw ve('expecting a JSON object', path);
+    return coerceObject(type, Object.entries(value as Record<string, unknown>), path, (ft, v, p) => coerceJson(ft, v, p));
+  }
+  if (isEnumType(type)) {
+    if (typeof value !== 'string') throw ve('expecting a JSON string for Enum', path);
+    return enumValue(type, value, path);
+  }
+  return scalarValue(type as GraphQLScalarType, value, path);
+}
+
+function coerceObject<V>(
+  type: GraphQLInputObjectType, entries: Array<[string, V]>, path: string,
+  each: (t: GraphQLInputType, v: V, p: string) => Parsed,
+): Parsed {
+  const defs = type.getFields();
+  const seen = new Set<string>();
+  const dups = entries.map(([k]) => k).filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
+  if (dups.length > 0) {
+    throw ve(`when parsing a value of type: '${type.name}', the following fields are duplicated: ${dups.map((d) => `"${d}"`).join(', ')}`, path);
+  }
+  const fields: Array<[string, Parsed]> = [];
+  for (const [k, v] of entries) {
+    const p = extendPath(path, k);
+    const def = defs[k];
+    if (!def) throw ve(`field "${k}" not found in type: '${type.name}'`, p);
+    fields.push([k, each(def.type, v, p)]);
+  }
+  for (const def of Object.values(defs)) {
+    if (isNonNullType(def.type) && def.defaultValue === undefined && !seen.has(def.name)) {
+      throw ve(`field "${def.name}" of type "${showType(def.type)}" is required, but not provided`, path);
+    }
+  }
+  return { kind: 'object', fields };
+}
+
+export interface VariableInfo {
+  type: GraphQLInputType;
+  /** The coerced value for this request (default applied); null when absent. */
+  value: Parsed;
+}
+
+export interface LiteralContext {
+  variables: Map<string, VariableInfo>;
+  /** Set when a variable's value shaped the result (see Note [Reusable plans] in src/ir/types.ts). */
+  markShaped(): void;
+  /** Set when any variable is referenced (leaf use). */
+  used: Set<string>;
+}
+
+const unwrapNonNull = (t: GraphQLInputType): GraphQLInputType => (isNonNullType(t) ? t.ofType : t);
+
+function isLeafPosition(t: GraphQLInputType): boolean {
+  let u = unwrapNonNull(t);
+  if (isListType(u)) u = unwrapNonNull(u.ofType);
+  return isScalarType(u) || isEnumType(u);
+}
+
+/** Whether a variable of type `varType` may be used where `locType` is expected (names equal, nullability relaxed). */
+function compatible(varType: GraphQLInputType, locType: GraphQLInputType): boolean {
+  if (isNonNullType(locType)) return isNonNullType(varType) && compatible(varType.ofType, locType.ofType);
+  if (isNonNullType(varType)) return compatible(varType.ofType, locType);
+  if (isListType(locType)) return isListType(varType) ? compatible(varType.ofType, locType.ofType) : compatible(varType, locType.ofType);
+  if (isListType(varType)) return false;
+  return (varType as { name: string }).name === (locType as { name: string }).name;
+}
+
+/** Checks a literal from the query text against a type. */
+export function coerceLiteral(type: GraphQLInputType, node: ValueNode, path: string, lc: LiteralContext): Parsed {
+  if (node.kind === Kind.VARIABLE) {
+    const name = node.name.value;
+    const v = lc.variables.get(name);
+    if (!v) throw ve(`no such variable defined in the operation: "${name}"`, path);
+    if (!compatible(v.type, type) && !(isNonNullType(type) && compatible(v.type, type.ofType) && v.value.kind !== 'null')) {
+      throw ve(`variable "${name}" of type "${showType(v.type)}" is used in position expecting "${showType(type)}"`, path);
+    }
+    if (isNonNullType(type) && v.value.kind === 'null') throw ve(`null value found for non-nullable type: ${showType(type)}`, path);
+    lc.used.add(name);
+    if (isLeafPosition(type)) return { kind: 'variable', name, type: v.type, value: v.value };
+    lc.markShaped();
+    return v.value;
+  }
+  if (isNonNullType(type)) {
+    if (node.kind === Kind.NULL) throw ve(`null value found for non-nullable type: ${showType(type)}`, path);
+    return coerceLiteral(type.ofType, node, path, lc);
+  }
+  if (node.kind === Kind.NULL) return { kind: 'null' };
+  if (isListType(type)) {
+    if (node.kind === Kind.LIST) {
+      return { kind: 'list', items: node.values.map((v, i) => coerceLiteral(type.ofType, v, extendPath(path, i), lc)) };
+    }
+    return { kind: 'list', items: [coerceLiteral(type.ofType, node, path, lc)] };
+  }
+  if (isInputObjectType(type)) {
+    if (node.kind !== Kind.OBJECT) throw ve('expecting an object', path);
+    return coerceObject(type, node.fields.map((f) => [f.name.value, f.value] as [string, ValueNode]), path, (ft, v, p) => coerceLiteral(ft, v, p, lc));
+  }
+  if (isEnumType(type)) {
+    if (node.kind !== Kind.ENUM) throw ve('expecting an enum', path);
+    return enumValue(type, node.value, path);
+  }
+  const st = type as GraphQLScalarType;
+  switch (node.kind) {
+    case Kind.ENUM: throw ve('unexpected enum for a scalar', path);
+    case Kind.OBJECT: throw ve('unexpected object for a scalar', path);
+    case Kind.LIST: throw ve('unexpected array for a scalar', path);
+    case Kind.INT: case Kind.FLOAT: return scalarValue(st, Number(node.value), path, node.value);
+    case Kind.STRING: return scalarValue(st, node.value, path);
+    case Kind.BOOLEAN: return scalarValue(st, node.value, path);
+    default: throw ve('unexpected value', path);
+  }
+}
+
+/** The concrete value behind a parse result: a variable's value is used (and the plan marked as shaped by it). */
+export function concrete(p: Parsed, lc: LiteralContext): Exclude<Parsed, { kind: 'variable' }> {
+  if (p.kind === 'variable') {
+    lc.markShaped();
+    return concrete(p.value, lc);
+  }
+  return p;
+}
+
+/** Plain JSON of a parse result (variables resolved), e.g. to pass on. */
+export function toJson(p: Parsed): unknown {
+  switch (p.kind) {
+    case 'null': return null;
+    case 'scalar': return p.value;
+    case 'enum': return p.value;
+    case 'list': return p.items.map(toJson);
+    case 'object': return Object.fromEntries(p.fields.map(([k, v]) => [k, toJson(v)]));
+    case 'variable': return toJson(p.value);
+  }
+}
+

@@ -1,0 +1,84 @@
+// Choosing the operation of a document (operationName rules) and checking its variables against the role schema.
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type TypeNode, type GraphQLInputType, isInputType, GraphQLList, GraphQLNonNull } from 'graphql';
+import { extendPath } from '../../core/json-path.js';
+import { coerceJson, coerceLiteral, ve, type LiteralContext, type Parsed, type VariableInfo } from './input.js';
+
+export function pickOperation(doc: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode {
+  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  if (operationName === null || operationName === undefined) {
+    if (ops.length !== 1) throw ve('exactly one operation has to be present in the document when operationName is not specified', '$');
+    return ops[0];
+  }
+  const op = ops.find((o) => o.name?.value === operationName);
+  if (!op) throw ve(`no such operation found in the document: "${operationName}"`, '$');
+  return op;
+}
+
+export function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNode> {
+  const out = new Map<string, FragmentDefinitionNode>();
+  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) out.set(d.name.value, d);
+  return out;
+}
+
+function resolveType(schema: GraphQLSchema, node: TypeNode, path: string): GraphQLInputType {
+  switch (node.kind) {
+    case Kind.NON_NULL_TYPE: return new GraphQLNonNull(resolveType(schema, node.type, path) as never);
+    case Kind.LIST_TYPE: return new GraphQLList(resolveType(schema, node.type, path));
+    default: {
+      const t = schema.getType(node.name.value);
+      if (!t) throw ve(`no such type exists in the schema: '${node.name.value}'`, path);
+      if (!isInputType(t)) throw ve(`variables can only be defined on input types(enums, scalars, input objects), but '${t.name}' is an object type`, path);
+      return t;
+    }
+  }
+}
+
+export interface VariableDef {
+  name: string;
+  type: GraphQLInputType;
+  /** The checked default (null when the variable is nullable and has none); undefined when required. */
+  defaultValue: Parsed | undefined;
+}
+
+/** The operation's variable definitions, checked once per plan (types and defaults). */
+export function variableDefinitions(schema: GraphQLSchema, op: OperationDefinitionNode): VariableDef[] {
+  const path = '$.variableValues';
+  const defs: VariableDef[] = [];
+  const seen = new Set<string>();
+  const dups: string[] = [];
+  for (const vd of op.variableDefinitions ?? []) {
+    const name = vd.variable.name.value;
+    if (seen.has(name)) dups.push(name);
+    seen.add(name);
+  }
+  if (dups.length > 0) throw ve(`the following variables are defined more than once: ${dups.join(', ')}`, path);
+  const noVars: LiteralContext = { variables: new Map(), markShaped: () => {}, used: new Set() };
+  for (const vd of op.variableDefinitions ?? []) {
+    const name = vd.variable.name.value;
+    const type = resolveType(schema, vd.type, path);
+    let defaultValue: Parsed | undefined;
+    if (vd.defaultValue) defaultValue = coerceLiteral(type, vd.defaultValue, extendPath(path, 'defaultValue'), noVars);
+    else if (!(type instanceof GraphQLNonNull)) defaultValue = { kind: 'null' };
+    defs.push({ name, type, defaultValue });
+  }
+  return defs;
+}
+
+/** Checks a request's variable values: unexpected keys, missing required ones, types. */
+export function checkVariables(defs: VariableDef[], values: Record<string, unknown> | null | undefined): Map<string, VariableInfo> {
+  const path = '$.variableValues';
+  const vals = values ?? {};
+  const unexpected = Object.keys(vals).filter((k) => !defs.some((d) => d.name === k));
+  if (unexpected.length > 0) throw ve(`unexpected variables in variableValues: ${unexpected.join(', ')}`, path);
+  const out = new Map<string, VariableInfo>();
+  for (const d of defs) {
+    let value: Parsed | undefined;
+    if (Object.prototype.hasOwnProperty.call(vals, d.name)) value = coerceJson(d.type, vals[d.name], extendPath(path, d.name));
+    else value = d.defaultValue;
+    if (!value) {
+      throw ve(`expecting a value for non-nullable variable: "${d.name}" of type: ${String(d.type)} in variableValues`, path);
+    }
+    out.set(d.name, { type: d.type, value });
+  }
+  return out;
+}

@@ -1,0 +1,57 @@
+// Builds the GraphQL schema of one role from the schema cache, memoised per (state object, role): a new state (any
+// metadata or catalog change) gets new schemas, lazily.
+import { GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfig } from 'graphql';
+import type { SchemaCache } from '../../cache/types.js';
+import type { EngineState } from '../../cache/state.js';
+import { buildRoleContext, type RoleContext } from './context.js';
+import { mutationFields } from './mutation.js';
+import { queryRootFields, type RootFieldMeta } from './root.js';
+import { sortedMap } from './types.js';
+
+export interface RoleSchema {
+  role: string;
+  ctx: RoleContext;
+  schema: GraphQLSchema;
+  /** query_root (and subscription_root) fields by name. */
+  queryFields: Map<string, RootFieldMeta>;
+  hasMutations: boolean;
+}
+
+export function buildRoleSchema(cache: SchemaCache, role: string): RoleSchema {
+  const ctx = buildRoleContext(cache, role);
+  const roots = queryRootFields(ctx);
+  const queryFields = new Map<string, RootFieldMeta>();
+  const configs: Array<[string, GraphQLFieldConfig<unknown, unknown>]> = [];
+  for (const [name, config, meta] of roots) {
+    if (queryFields.has(name)) continue; // a name clash: the first definition wins
+    queryFields.set(name, meta);
+    configs.push([name, config]);
+  }
+  if (configs.length === 0) {
+    configs.push(['no_queries_available', { type: new GraphQLNonNull(GraphQLString) }]);
+  }
+  const query = new GraphQLObjectType({ name: 'query_root', fields: () => sortedMap(configs) });
+  const subscription = queryFields.size > 0
+    ? new GraphQLObjectType({ name: 'subscription_root', fields: () => sortedMap(configs) })
+    : undefined;
+  const mFields = mutationFields(ctx);
+  const mutation = mFields.length > 0 ? new GraphQLObjectType({ name: 'mutation_root', fields: () => sortedMap(mFields) }) : undefined;
+  const schema = new GraphQLSchema({ query, mutation, subscription, types: [...ctx.types.values()] });
+  return { role, ctx, schema, queryFields, hasMutations: !!mutation };
+}
+
+const memo = new WeakMap<EngineState, Map<string, RoleSchema>>();
+
+export function roleSchema(state: EngineState, role: string): RoleSchema {
+  let byRole = memo.get(state);
+  if (!byRole) {
+    byRole = new Map();
+    memo.set(state, byRole);
+  }
+  let s = byRole.get(role);
+  if (!s) {
+    s = buildRoleSchema(state.cache, role);
+    byRole.set(role, s);
+  }
+  return s;
+}

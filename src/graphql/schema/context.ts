@@ -1,0 +1,113 @@
+// The role-specific view of the schema cache that the schema builder and the request translator share: which
+// tables, columns, relationships and computed fields a role sees, under which GraphQL names.
+import type { GraphQLNamedType } from 'graphql';
+import { qualifiedKey } from '../../core/names.js';
+import type { ColumnInfo, ComputedFieldInfo, FunctionInfo, RelationshipInfo, SchemaCache, TableInfo } from '../../cache/types.js';
+import { selectableTables, type SelectAccess } from './access.js';
+import { typeNames } from './names.js';
+import { isComparableType, isNumericType } from './scalars.js';
+
+export interface RelView {
+  rel: RelationshipInfo;
+  remote: TableView;
+}
+
+export interface ComputedView {
+  cf: ComputedFieldInfo;
+  /** For table-returning computed fields: the view of the returned table. */
+  remote: TableView | null;
+  /** Input arguments the GraphQL `args` object carries: [graphql name, index in pgFunction.args]. */
+  inputArgs: Array<[string, number]>;
+}
+
+export interface TableView {
+  key: string;
+  info: TableInfo;
+  access: SelectAccess;
+  names: ReturnType<typeof typeNames>;
+  /** Visible columns in ordinal order. */
+  columns: ColumnInfo[];
+  columnByField: Map<string, ColumnInfo>;
+  /** Keyed by relationship name (the GraphQL field name); only relationships to tables the role can select. */
+  objectRels: Map<string, RelView>;
+  arrayRels: Map<string, RelView>;
+  computed: Map<string, ComputedView>;
+  numericColumns: ColumnInfo[];
+  comparableColumns: ColumnInfo[];
+}
+
+export interface FunctionView {
+  info: FunctionInfo;
+  returns: TableView;
+  /** [graphql name, index in pg.args] of the arguments the `args` object carries (session argument excluded). */
+  inputArgs: Array<[string, number]>;
+}
+
+export interface RoleContext {
+  role: string;
+  cache: SchemaCache;
+  tables: Map<string, TableView>;
+  functions: FunctionView[];
+  /** GraphQL types by name, filled as the builder creates them. */
+  types: Map<string, GraphQLNamedType>;
+}
+
+const isInputArg = (mode: string): boolean => mode === 'in' || mode === 'inout' || mode === 'variadic';
+
+/** GraphQL names of a function's input arguments (unnamed ones become arg_N), skipping the given indexes. */
+export function functionInputArgs(args: FunctionInfo['pg']['args'], skip: ReadonlySet<number>, skipName?: string | null): Array<[string, number]> {
+  const out: Array<[string, number]> = [];
+  let n = 0;
+  args.forEach((a, i) => {
+    if (!isInputArg(a.mode)) return;
+    n += 1;
+    if (skip.has(i) || (skipName && a.name === skipName)) return;
+    out.push([a.name ?? `arg_${n}`, i]);
+  });
+  return out;
+}
+
+export function buildRoleContext(cache: SchemaCache, role: string): RoleContext {
+  const tables = new Map<string, TableView>();
+  for (const [key, { table, access }] of selectableTables(cache, role)) {
+    const columns = table.columns.filter((c) => access.columns.has(c.name));
+    tables.set(key, {
+      key,
+      info: table,
+      access,
+      names: typeNames(table.name),
+      columns,
+      columnByField: new Map(columns.map((c) => [c.graphqlName, c])),
+      objectRels: new Map(),
+      arrayRels: new Map(),
+      computed: new Map(),
+      numericColumns: columns.filter((c) => !c.isArray && isNumericType(c.type)),
+      comparableColumns: columns.filter((c) => !c.isArray && isComparableType(c.type)),
+    });
+  }
+  for (const view of tables.values()) {
+    for (const rel of Object.values(view.info.relationships)) {
+      const remote = tables.get(qualifiedKey(rel.remoteTable));
+      if (!remote) continue;
+      (rel.kind === 'object' ? view.objectRels : view.arrayRels).set(rel.name, { rel, remote });
+    }
+    for (const cf of Object.values(view.info.computedFields)) {
+      if (!view.access.computedFields.has(cf.name)) continue;
+      let remote: TableView | null = null;
+      if (cf.returns.kind === 'table') {
+        remote = tables.get(qualifiedKey(cf.returns.table)) ?? null;
+        if (!remote) continue;
+      }
+      const skip = new Set<number>([cf.tableArgIndex]);
+      if (cf.sessionArgIndex !== null) skip.add(cf.sessionArgIndex);
+      view.computed.set(cf.name, { cf, remote, inputArgs: functionInputArgs(cf.pgFunction.args, skip) });
+    }
+  }
+  const functions: FunctionView[] = [];
+  for (const fn of Object.values(cache.functions)) {
+    const returns = tables.get(qualifiedKey(fn.returnsTable));
+    if (!returns) continue;
+    functions.push({ info: fn, returns, inputArgs: functionInputArgs(fn.pg.args, new Set(), fn.sessionArgument) });
+  }
+  return { role, cache, tables, functions, types: new Map() };
+}

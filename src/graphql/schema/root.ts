@@ -1,0 +1,58 @@
+// query_root fields: per table `<t>`, `<t>_by_pk`, `<t>_aggregate`; per tracked function `<fn>`, `<fn>_aggregate`.
+// Each root field is described by a RootFieldMeta that the request translator dispatches on.
+import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig } from 'graphql';
+import { graphqlBaseName } from '../../core/names.js';
+import type { ColumnInfo } from '../../cache/types.js';
+import type { FunctionView, RoleContext, TableView } from './context.js';
+import { aggregateType } from './aggregate.js';
+import { desc, rootFieldNames } from './names.js';
+import { argsArgument, functionArgsType, hasFields, selectArgs, tableObjectType } from './select.js';
+import { columnType } from './types.js';
+
+export type RootFieldMeta =
+  | { kind: 'select'; view: TableView }
+  | { kind: 'select_by_pk'; view: TableView; pk: ColumnInfo[] }
+  | { kind: 'aggregate'; view: TableView }
+  | { kind: 'function'; fn: FunctionView }
+  | { kind: 'function_aggregate'; fn: FunctionView };
+
+export type RootField = [string, GraphQLFieldConfig<unknown, unknown>, RootFieldMeta];
+
+export function queryRootFields(ctx: RoleContext): RootField[] {
+  const out: RootField[] = [];
+  for (const view of ctx.tables.values()) {
+    if (!hasFields(view)) continue;
+    const names = rootFieldNames(view.info);
+    const q = view.info.name;
+    const obj = tableObjectType(ctx, view);
+    const list = new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(obj)));
+    out.push([names.select, { type: list, args: selectArgs(ctx, view), description: desc.select(q) }, { kind: 'select', view }]);
+    const pkCols = view.info.pg.primaryKey?.columns;
+    if (pkCols && pkCols.length > 0) {
+      const pk = pkCols.map((n) => view.info.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
+      const args = Object.fromEntries(pk.map((c) => [c.graphqlName, { type: new GraphQLNonNull(columnType(ctx, c)) }]));
+      out.push([names.selectByPk, { type: obj, args, description: desc.selectByPk(q) }, { kind: 'select_by_pk', view, pk }]);
+    }
+    if (view.access.allowAggregations) {
+      out.push([names.selectAggregate, {
+        type: new GraphQLNonNull(aggregateType(ctx, view)), args: selectArgs(ctx, view), description: desc.selectAggregate(q),
+      }, { kind: 'aggregate', view }]);
+    }
+  }
+  for (const fn of ctx.functions) {
+    if (!hasFields(fn.returns)) continue;
+    const base = graphqlBaseName(fn.info.name);
+    const argsT = functionArgsType(ctx, fn.info.name, fn.info.pg.args, fn.inputArgs);
+    const args = { ...argsArgument(argsT, fn.info.pg.args, fn.inputArgs), ...selectArgs(ctx, fn.returns) };
+    const obj = tableObjectType(ctx, fn.returns);
+    const description = fn.info.comment ?? desc.fn(fn.info.name, fn.returns.info.name);
+    out.push([base, { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(obj))), args, description }, { kind: 'function', fn }]);
+    if (fn.returns.access.allowAggregations) {
+      out.push([`${base}_aggregate`, {
+        type: new GraphQLNonNull(aggregateType(ctx, fn.returns)), args,
+        description: desc.fnAggregate(fn.info.name, fn.returns.info.name),
+      }, { kind: 'function_aggregate', fn }]);
+    }
+  }
+  return out;
+}

@@ -1,0 +1,110 @@
+// Table object types `<t>`, the select arguments (where, order_by, limit, offset, distinct_on), `<t>_select_column`,
+// and the arguments object `<fn>_args` of functions and computed fields.
+import {
+  GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString,
+  type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLOutputType,
+} from 'graphql';
+import { graphqlBaseName, type QualifiedName } from '../../core/names.js';
+import type { PgFunctionArg } from '../../catalog/types.js';
+import type { ComputedView, RoleContext, TableView } from './context.js';
+import { aggregateType } from './aggregate.js';
+import { boolExpType } from './boolexp.js';
+import { desc } from './names.js';
+import { orderByType } from './orderby.js';
+import { isJsonType, scalarName } from './scalars.js';
+import { columnType, named, scalarType, sortedMap } from './types.js';
+
+export function selectColumnEnum(ctx: RoleContext, view: TableView): GraphQLEnumType | null {
+  if (view.columns.length === 0) return null;
+  const name = view.names.selectColumn;
+  return named(ctx, name, () => new GraphQLEnumType({
+    name,
+    description: desc.selectColumn(view.info.name),
+    values: sortedMap(view.columns.map((c) => [c.graphqlName, { value: c.name, description: 'column name' }])),
+  }));
+}
+
+export function selectArgs(ctx: RoleContext, view: TableView): GraphQLFieldConfigArgumentMap {
+  const args: GraphQLFieldConfigArgumentMap = {};
+  const sc = selectColumnEnum(ctx, view);
+  if (sc) args.distinct_on = { type: new GraphQLList(new GraphQLNonNull(sc)), description: 'distinct select on columns' };
+  args.limit = { type: GraphQLInt, description: 'limit the number of rows returned' };
+  args.offset = { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' };
+  args.order_by = { type: new GraphQLList(new GraphQLNonNull(orderByType(ctx, view))), description: 'sort the rows by one or more columns' };
+  args.where = { type: boolExpType(ctx, view), description: 'filter the rows returned' };
+  return args;
+}
+
+/** `<fn>_args`: one nullable field per input argument. Null when the function takes no input arguments. */
+export function functionArgsType(
+  ctx: RoleContext, fn: QualifiedName, pgArgs: PgFunctionArg[], inputArgs: Array<[string, number]>,
+): GraphQLInputObjectType | null {
+  if (inputArgs.length === 0) return null;
+  const name = `${graphqlBaseName(fn)}_args`;
+  return named(ctx, name, () => new GraphQLInputObjectType({
+    name,
+    fields: () => sortedMap(inputArgs.map(([n, i]) => [n, { type: scalarType(ctx, scalarName(pgArgs[i].type)) }])),
+  }));
+}
+
+/** The `args` argument: required when some input argument has no default. */
+export function argsArgument(type: GraphQLInputObjectType | null, pgArgs: PgFunctionArg[], inputArgs: Array<[string, number]>): GraphQLFieldConfigArgumentMap {
+  if (!type) return {};
+  const required = inputArgs.some(([, i]) => !pgArgs[i].hasDefault);
+  return { args: { type: required ? new GraphQLNonNull(type) : type, description: 'input parameters for function ' + `"${type.name.slice(0, -5)}"` } };
+}
+
+function computedField(ctx: RoleContext, cv: ComputedView): GraphQLFieldConfig<unknown, unknown> {
+  const cf = cv.cf;
+  const argsT = functionArgsType(ctx, cf.function, cf.pgFunction.args, cv.inputArgs);
+  const argsArg = argsArgument(argsT, cf.pgFunction.args, cv.inputArgs);
+  const description = cf.comment ?? desc.computedField(cf.function);
+  if (cf.returns.kind === 'scalar') {
+    return { type: scalarType(ctx, scalarName(cf.returns.type)), args: argsArg, description };
+  }
+  const remote = cv.remote as TableView;
+  const obj = tableObjectType(ctx, remote);
+  const type: GraphQLOutputType = cf.returns.set ? new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(obj))) : obj;
+  return { type, args: { ...argsArg, ...selectArgs(ctx, remote) }, description };
+}
+
+export function tableObjectType(ctx: RoleContext, view: TableView): GraphQLObjectType {
+  const name = view.names.object;
+  return named(ctx, name, () => new GraphQLObjectType({
+    name,
+    description: desc.table(view.info),
+    fields: () => {
+      const f: Array<[string, GraphQLFieldConfig<unknown, unknown>]> = [];
+      for (const c of view.columns) {
+        const t = columnType(ctx, c);
+        const args: GraphQLFieldConfigArgumentMap = isJsonType(c.type) && !c.isArray
+          ? { path: { type: GraphQLString, description: 'JSON select path' } } : {};
+        f.push([c.graphqlName, { type: c.nullable ? t : new GraphQLNonNull(t), args, description: c.comment ?? undefined }]);
+      }
+      for (const [n, r] of view.objectRels) {
+        f.push([n, { type: tableObjectType(ctx, r.remote), description: r.rel.comment ?? desc.objRel }]);
+      }
+      for (const [n, r] of view.arrayRels) {
+        const obj = tableObjectType(ctx, r.remote);
+        f.push([n, {
+          type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(obj))),
+          args: selectArgs(ctx, r.remote),
+          description: r.rel.comment ?? desc.arrRel,
+        }]);
+        if (r.remote.access.allowAggregations) {
+          f.push([`${n}_aggregate`, {
+            type: new GraphQLNonNull(aggregateType(ctx, r.remote)),
+            args: selectArgs(ctx, r.remote),
+            description: r.rel.comment ?? desc.arrRelAggregate,
+          }]);
+        }
+      }
+      for (const [n, cv] of view.computed) f.push([n, computedField(ctx, cv)]);
+      return sortedMap(f);
+    },
+  }));
+}
+
+/** A table is usable in the schema only when its object type would have at least one field. */
+export const hasFields = (view: TableView): boolean =>
+  view.columns.length + view.objectRels.size + view.arrayRels.size + view.computed.size > 0;
