@@ -1,6 +1,7 @@
 // The JWK set behind jwk_url: fetched at start-up and refreshed on the schedule the response's cache headers give
 // (Cache-Control max-age / s-maxage, else Expires). Clock and timers are injectable so tests never wait.
 import { importJWK, type JWK } from 'jose';
+import { readCapped } from './read-capped.js';
 
 export const RETRY_MS = 60_000;
 /** Keeps a `max-age=0` or an Expires in the past from turning into a hot refetch loop. */
@@ -140,6 +141,8 @@ export class JwkStore {
    * every minute; the caller may instead refuse to start on `{ok: false}` as the original does.
    */
   async start(): Promise<FetchOutcome> {
+    this.stopped = false;
+    if (this.timer !== undefined) this.deps.clearTimer(this.timer);
     const outcome = await this.refresh();
     this.schedule(nextRefreshDelay(outcome, true));
     return outcome;
@@ -180,12 +183,15 @@ export class JwkStore {
         headers: { accept: 'application/json' },
         signal: AbortSignal.timeout(this.deps.timeoutMs),
       });
-      text = await res.text();
+      if (res.status < 200 || res.status >= 300) {
+        await res.body?.cancel().catch(() => undefined);
+        return { ok: false, error: `Non-2xx response on fetching JWK from: ${this.url}` };
+      }
+      text = await readCapped(res);
     } catch (e) {
       const cause = (e as { cause?: { code?: string; message?: string } }).cause;
       return { ok: false, error: `Error fetching JWK: ${cause?.code ?? cause?.message ?? (e as Error).message}` };
     }
-    if (res.status < 200 || res.status >= 300) return { ok: false, error: `Non-2xx response on fetching JWK from: ${this.url}` };
     const keys = parseJwkSet(text);
     if (keys === null) return { ok: false, error: `Error parsing JWK from url: ${this.url}` };
     this.keys = keys.map(storeJwk);

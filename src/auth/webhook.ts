@@ -3,6 +3,7 @@
 import { EngineError } from '../core/errors.js';
 import type { AuthHookMode } from './config.js';
 import { maxAgeSeconds } from './jwk.js';
+import { readCapped } from './read-capped.js';
 import { makeSession, ROLE_HEADER, type RequestHeaders, type Session } from './session.js';
 
 /** Client headers the original does not forward to a GET hook, plus hop-by-hop headers fetch refuses to send. */
@@ -82,7 +83,6 @@ export async function sessionFromHook(headers: RequestHeaders, hook: { url: stri
   const client = stringHeaders(headers);
   const common = { 'content-type': 'application/json', 'user-agent': `engine-graphql-engine/${deps.version ?? 'dev'}` };
   let res: Response;
-  let text: string;
   try {
     const signal = AbortSignal.timeout(deps.timeoutMs ?? 60_000);
     if (hook.mode === 'GET') {
@@ -92,12 +92,20 @@ export async function sessionFromHook(headers: RequestHeaders, hook: { url: stri
     } else {
       res = await doFetch(hook.url, { method: 'POST', headers: common, body: JSON.stringify({ headers: client }), signal, redirect: 'manual' });
     }
-    text = await res.text();
   } catch {
     throw new EngineError('unexpected', 'webhook authentication request failed', { status: 500 });
   }
-  if (res.status === 401) throw new EngineError('access-denied', 'Authentication hook unauthorized this request', { status: 401 });
-  if (res.status !== 200) throw invalidResponse();
+  if (res.status !== 200) {
+    await res.body?.cancel().catch(() => undefined);
+    if (res.status === 401) throw new EngineError('access-denied', 'Authentication hook unauthorized this request', { status: 401 });
+    throw invalidResponse();
+  }
+  let text: string;
+  try {
+    text = await readCapped(res);
+  } catch (e) {
+    throw invalidResponse((e as Error).message);
+  }
   const values = parseHookBody(text);
   const variables: Record<string, string> = {};
   for (const [k, v] of Object.entries(values)) {

@@ -12,7 +12,7 @@ import { loopback, NOW_MS, rsaPair, rsToken, userClaims, type Loopback, type Rsa
 interface ServerState {
   keys: JWK[];
   headers: Record<string, string>;
-  mode: 'ok' | 'error' | 'garbage' | 'hangup';
+  mode: 'ok' | 'error' | 'garbage' | 'hangup' | 'huge';
   hits: number;
 }
 
@@ -43,6 +43,12 @@ async function fixture(initial: Partial<ServerState>): Promise<Fixture> {
     if (state.mode === 'error') {
       res.statusCode = 503;
       res.end('unavailable');
+      return;
+    }
+    if (state.mode === 'huge') {
+      res.write('{"keys": [');
+      for (let i = 0; i < 40; i++) res.write(' '.repeat(64 * 1024));
+      res.end(']}');
       return;
     }
     for (const [k, v] of Object.entries(state.headers)) res.setHeader(k, v);
@@ -126,7 +132,7 @@ test('rotating keys follow Cache-Control max-age, then Expires, then fall back t
     t.deepEqual(f.timers.map((x) => x.ms), [RETRY_MS]);
 
     // Endpoint failing (503, garbage, connection reset): keys kept, retried every minute, no crash.
-    for (const mode of ['error', 'garbage', 'hangup'] as const) {
+    for (const mode of ['error', 'garbage', 'hangup', 'huge'] as const) {
       f.state.mode = mode;
       t.is(await fire(f), RETRY_MS);
       t.false(f.store.last?.ok, mode);

@@ -59,6 +59,7 @@ test.before(async () => {
     if (route === '/number') { res.end('{"X-Engine-Role":"user","X-Engine-User-Id":42}'); return; }
     if (route === '/norole') { res.end('{"X-Engine-User-Id":"42"}'); return; }
     if (route === '/emptyrole') { res.end('{"X-Engine-Role":""}'); return; }
+    if (route === '/huge') { res.write('{"x-engine-role":"'); for (let i = 0; i < 40; i++) res.write('x'.repeat(64 * 1024)); res.end('"}'); return; }
     res.end('{"X-Engine-Role":"user"}');
   });
   ctx.servers.push(hook);
@@ -82,6 +83,7 @@ test.before(async () => {
     hookNumber: hookCfg('/number'),
     hookNoRole: hookCfg('/norole'),
     hookEmptyRole: hookCfg('/emptyrole', 'POST'),
+    hookHuge: hookCfg('/huge'),
     hookDown: { adminSecret: SECRET, authHook: { url: down + '/hook', mode: 'GET' } },
     hookOk: hookCfg('/ok'),
   };
@@ -246,6 +248,7 @@ const cases: Case[] = [
     code: 'invalid-params', message: 'x-engine-role not found in session variables', status: 400 },
   { name: 'hook answers an empty role', config: 'hookEmptyRole', headers: () => ({}),
     code: 'invalid-params', message: 'x-engine-role not found in session variables', status: 400 },
+  { name: 'hook answers a body over 1 MiB', config: 'hookHuge', headers: () => ({}), ...hookInvalid('response body larger than 1048576 bytes') },
   { name: 'hook down', config: 'hookDown', headers: () => ({}), code: 'unexpected', message: 'webhook authentication request failed', status: 500 },
 ];
 
