@@ -12,6 +12,7 @@ import { healthRoutes } from './routes/health.js';
 import { queryRoutes } from './routes/query.js';
 import { graphqlRoutes } from './routes/graphql.js';
 import { configRoutes } from './routes/config.js';
+import { explainRoutes } from './routes/explain.js';
 
 export const NOT_FOUND_BODY = { path: '$', error: 'resource does not exist', code: 'not-found' };
 
@@ -24,7 +25,10 @@ export function createApp(rt: Runtime): Koa {
   app.use(minVersion(rt));
   const router = new Router();
   healthRoutes(router, rt);
-  if (isApiEnabled(rt.config, 'metadata')) queryRoutes(router, rt);
+  if (isApiEnabled(rt.config, 'metadata')) {
+    queryRoutes(router, rt);
+    explainRoutes(router, rt);
+  }
   if (isApiEnabled(rt.config, 'graphql')) graphqlRoutes(router, rt);
   if (isApiEnabled(rt.config, 'config')) configRoutes(router, rt);
   app.use(router.routes());

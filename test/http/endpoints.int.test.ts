@@ -118,3 +118,21 @@ test('/v1/graphql: invalid JSON is a 200 with an errors body', async (t) => {
   t.is(r.status, 200);
   t.is(r.body.errors[0].extensions.code, 'invalid-json');
 });
+
+test('/v1/graphql/explain: SQL and plan per root field, admin only, part of the metadata API', async (t) => {
+  const created = await e.query({ type: 'run_sql', args: { sql: 'CREATE TABLE IF NOT EXISTS explained (id serial PRIMARY KEY, name text)' } });
+  t.is(created.status, 200);
+  const tracked = await e.query({ type: 'track_table', args: 'explained' });
+  t.true(tracked.status === 200 || tracked.body.code === 'already-tracked');
+  const r = await e.post('/v1/graphql/explain', { query: { query: '{ explained { id name } }' } });
+  t.is(r.status, 200, JSON.stringify(r.body));
+  t.is(r.body.length, 1);
+  t.is(r.body[0].field, 'explained');
+  t.regex(r.body[0].sql, /explained/);
+  t.true(Array.isArray(r.body[0].plan) && r.body[0].plan.length > 0);
+  const denied = await e.post('/v1/graphql/explain', { query: { query: '{ explained { id } }' } }, { 'x-engine-role': 'user' });
+  t.is(denied.status, 400);
+  t.is(denied.body.code, 'access-denied');
+  const off = await limited.post('/v1/graphql/explain', { query: { query: '{ x }' } });
+  t.is(off.status, 404);
+});
