@@ -63,3 +63,21 @@ export function sessionFromHeaders(headers: RequestHeaders): Session {
   const requested = variables[ROLE_HEADER];
   return makeSession(requested ? requested : ADMIN_ROLE, variables);
 }
+
+/**
+ * Headers for authenticating a websocket: the handshake's own headers plus `connection_init`'s `payload.headers`
+ * (Apollo connectionParams). Names are lower-cased; string values only; the payload's value wins for a repeated name.
+ */
+export function websocketHeaders(handshake: RequestHeaders, initPayload: unknown): Record<string, string> {
+  const out: Record<string, string> = {};
+  const add = (headers: unknown): void => {
+    if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) return;
+    for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {
+      const value = typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
+      if (value !== undefined) out[k.toLowerCase()] = value;
+    }
+  };
+  add(handshake);
+  if (initPayload !== null && typeof initPayload === 'object') add((initPayload as { headers?: unknown }).headers);
+  return out;
+}
