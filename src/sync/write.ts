@@ -60,6 +60,7 @@ export async function runMetadataWrite(
       if (isEngineError(e)) throw e;
       if (e instanceof AppendConflict) throw new EngineError('unexpected', 'metadata is being changed concurrently, try again', { status: 500 });
       const err = e as Error & { code?: string };
+      log.error('metadata-write-failed', { request_id: who.requestId, error: err });
       // A connection that failed mid-transaction is not reused.
       client.release(err);
       released = true;
