@@ -89,7 +89,8 @@ export const isAuthConfigured = (config: AuthConfig): boolean =>
  * - 500 unexpected: the hook failed or answered something else
  * On /v1/graphql all of these are sent with HTTP 200 (see authErrorStatus).
  */
-export async function resolveSession(headers: RequestHeaders, config: AuthConfig, deps: ResolveDeps = {}): Promise<Session> {
+export async function resolveSession(requestHeaders: RequestHeaders, config: AuthConfig, deps: ResolveDeps = {}): Promise<Session> {
+  const headers: RequestHeaders = requestHeaders !== null && typeof requestHeaders === 'object' ? requestHeaders : {};
   if (!isAuthConfigured(config)) return trustedSession(headers);
 
   const given = headerValue(headers, ADMIN_SECRET_HEADER) ?? headerValue(headers, ACCESS_KEY_HEADER);
