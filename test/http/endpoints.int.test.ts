@@ -136,3 +136,14 @@ test('/v1/graphql/explain: SQL and plan per root field, admin only, part of the 
   const off = await limited.post('/v1/graphql/explain', { query: { query: '{ x }' } });
   t.is(off.status, 404);
 });
+
+test('/v1alpha1/graphql answers errors with their own status', async (t) => {
+  const bad = await e.post('/v1alpha1/graphql', 'nope');
+  t.is(bad.status, 400);
+  t.is(bad.body.errors[0].extensions.code, 'invalid-json');
+  const denied = await secured.post('/v1alpha1/graphql', { query: '{ x }' }, { 'x-engine-admin-secret': 'wrong' });
+  t.is(denied.status, 401);
+  const ok = await secured.post('/v1/graphql', { query: '{ x }' }, { 'x-engine-admin-secret': 'wrong' });
+  t.is(ok.status, 200);
+  t.is(ok.body.errors[0].extensions.code, 'access-denied');
+});
