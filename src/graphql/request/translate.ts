@@ -75,10 +75,12 @@ function comparisonIR(t: Translator, c: ColumnInfo, p: Parsed): BoolExpIR | null
   for (const [op, v] of obj.fields) {
     if (isNull(v)) continue;
     if (op === '_is_null') {
-      const b = concrete(v, t.cc.lc);
-      if (b.kind === 'null') continue;
-      const yes = b.kind === 'scalar' && (b.json === true || b.value === 'true');
-      items.push({ kind: 'column', column: c.name, op: '_is_null', value: { kind: 'literal', value: String(yes), pgType: BOOL } });
+      if (v.kind === 'variable') {
+        items.push({ kind: 'column', column: c.name, op: '_is_null', value: valueIR(t, v, BOOL) });
+        continue;
+      }
+      const yes = v.kind === 'scalar' && (v.json === true || v.value === 'true');
+      items.push({ kind: 'column', column: c.name, op: '_is_null', value: { kind: 'literal', value: yes, pgType: BOOL } });
       continue;
     }
     let pgType: PgTypeRef;

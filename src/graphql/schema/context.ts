@@ -92,7 +92,9 @@ export function buildRoleContext(cache: SchemaCache, role: string): RoleContext 
       (rel.kind === 'object' ? view.objectRels : view.arrayRels).set(rel.name, { rel, remote });
     }
     for (const cf of Object.values(view.info.computedFields)) {
-      if (!view.access.computedFields.has(cf.name)) continue;
+      // Scalar computed fields are granted by the permission; table-returning ones follow the returned table's
+      // select permission (as in the original).
+      if (cf.returns.kind === 'scalar' && !view.access.computedFields.has(cf.name)) continue;
       let remote: TableView | null = null;
       if (cf.returns.kind === 'table') {
         remote = tables.get(qualifiedKey(cf.returns.table)) ?? null;
