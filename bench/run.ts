@@ -54,6 +54,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
 
   // Correctness first: a fast wrong answer is not a result.
   let failed = false;
+  const summary: string[] = [];
   for (const q of queries) {
     const c = await checkQuery(q, urls);
     log('check', { query: q.name, ok: c.ok, bytes: c.bytes });
@@ -61,8 +62,11 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
     if (!c.ok) {
       failed = true;
       logError('check.failed', { query: q.name, problems: c.problems, differences: c.differences });
-    }
+      summary.push(`${q.name} (${q.description}):`, ...c.problems.map((p) => `  ${p}`));
+      for (const d of c.differences) summary.push(`  at ${d.path}: engine ${d.engine}, ceiling ${d.ceiling}`);
+    } else summary.push(`${q.name}: identical JSON${c.numberTextDiffers.length ? ' (some numbers written differently)' : ''}`);
   }
+  process.stdout.write(`\nJSON check (engine vs ceiling):\n${summary.join('\n')}\n`);
   if (failed) {
     logError('bench.aborted', { reason: 'a query did not return the expected JSON (see check.failed lines above)' });
     return 1;
