@@ -1,8 +1,11 @@
-// STUB (owned by the GraphQL helpers, replace freely): answers one POST /v1/graphql body.
+// POST /v1/graphql: wires the GraphQL front (src/graphql/prepare.ts) to the executor (run.ts).
 import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { ServerConfig } from '../config.js';
+import { prepareOperation } from '../graphql/prepare.js';
+import { executeGraphQL, type PrepareFn } from './run.js';
+import { handleExplainRequest } from './explain.js';
 
 export interface GraphQLRequestContext {
   pool: pg.Pool;
@@ -12,14 +15,36 @@ export interface GraphQLRequestContext {
   requestId: string;
 }
 
+const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, options);
+
+const showInternal = (session: Session, config: ServerConfig): boolean =>
+  config.devMode || (session.role === 'admin' && config.adminInternalErrors);
+
+/** One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an array). */
 export async function handleGraphQLRequest(
   ctx: GraphQLRequestContext,
   body: unknown,
 ): Promise<{ status: number; body: string; headers?: Record<string, string> }> {
-  void ctx;
-  void body;
-  return {
-    status: 200,
-    body: JSON.stringify({ errors: [{ extensions: { path: '$', code: 'not-supported' }, message: 'GraphQL is not implemented yet' }] }),
-  };
+  return executeGraphQL(
+    {
+      pool: ctx.pool,
+      state: ctx.state,
+      session: ctx.session,
+      stringifyNumeric: ctx.config.stringifyNumericTypes,
+      planCacheSize: ctx.config.queryPlanCacheSize,
+      showInternal: showInternal(ctx.session, ctx.config),
+      requestId: ctx.requestId,
+      prepare,
+    },
+    body,
+  );
+}
+
+/** POST /v1/graphql/explain (admin only): `[{field, sql, plan}]`, or a metadata-style error with its status. */
+export async function handleGraphQLExplain(ctx: GraphQLRequestContext, body: unknown): Promise<{ status: number; body: string }> {
+  return handleExplainRequest(
+    { pool: ctx.pool, state: ctx.state, session: ctx.session, stringifyNumeric: ctx.config.stringifyNumericTypes, prepare },
+    body,
+    showInternal(ctx.session, ctx.config),
+  );
 }
