@@ -9,6 +9,7 @@ export interface BenchConfig {
   durationSeconds: number;
   only: string[] | null; // query names to run (Q1..Q6), null = all
   targets: ('engine' | 'ceiling')[];
+  engineRoot: string | null; // checkout whose bin/engine.mjs is spawned (default: this one)
   engineUrl: string | null; // bench an engine that is already running instead of spawning one
   enginePort: number;
   ceilingPort: number;
@@ -30,6 +31,7 @@ const HELP = `usage: npm run bench -- [options]
   --ceiling-only        do not start or load the engine
   --engine-only         do not start or load the ceiling
   --engine-url URL      use an engine already running at URL (BENCH_ENGINE_URL); its metadata is still set up
+  --engine-root DIR     spawn DIR/bin/engine.mjs, e.g. a clean git worktree of a commit (BENCH_ENGINE_ROOT)
   --engine-port N       port for the spawned engine (BENCH_ENGINE_PORT, default 18080)
   --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 18081)
   --pg-pool N           Postgres pool size of the ceiling and of the spawned engine (BENCH_PG_POOL, default 16)
@@ -79,6 +81,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     durationSeconds: num('duration', 'BENCH_DURATION', quick ? 2 : 10),
     only: only ? only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : null,
     targets,
+    engineRoot: str('engine-root', 'BENCH_ENGINE_ROOT') ?? null,
     engineUrl: str('engine-url', 'BENCH_ENGINE_URL') ?? null,
     enginePort: Math.floor(num('engine-port', 'BENCH_ENGINE_PORT', 18080)),
     ceilingPort: Math.floor(num('ceiling-port', 'BENCH_CEILING_PORT', 18081)),
@@ -93,7 +96,7 @@ const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check'])
 const KNOWN_FLAGS = new Set([
   ...BOOLEAN_FLAGS,
   'scale', 'seed', 'database', 'connections', 'warmup', 'duration', 'only',
-  'engine-url', 'engine-port', 'ceiling-port', 'pg-pool', 'results',
+  'engine-url', 'engine-root', 'engine-port', 'ceiling-port', 'pg-pool', 'results',
 ]);
 
 /** The URL of another database on the same server as `url`. */

@@ -2,6 +2,7 @@
 // its metadata (tables tracked, relationships from foreign keys) through POST /v1/query.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createWriteStream, readFileSync, readdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { log } from './log.js';
 
@@ -39,10 +40,17 @@ function stopper(child: ChildProcess): () => Promise<void> {
 }
 
 /** Starts the engine as a child process; its output goes to `logFile`. */
-export async function spawnEngine(opts: { databaseUrl: string; port: number; logFile: string; env?: NodeJS.ProcessEnv }): Promise<SpawnedProcess> {
+export async function spawnEngine(opts: {
+  databaseUrl: string;
+  port: number;
+  logFile: string;
+  env?: NodeJS.ProcessEnv;
+  root?: string | null; // checkout holding bin/engine.mjs (default: the one this file is in)
+}): Promise<SpawnedProcess> {
+  const root = resolve(opts.root ?? ROOT);
   const out = createWriteStream(opts.logFile);
-  const child = spawn(process.execPath, [`${ROOT}bin/engine.mjs`, 'serve'], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [join(root, 'bin/engine.mjs'), 'serve'], {
+    cwd: root,
     env: {
       ...process.env,
       ENGINE_GRAPHQL_DATABASE_URL: opts.databaseUrl,
@@ -57,7 +65,7 @@ export async function spawnEngine(opts: { databaseUrl: string; port: number; log
   child.stdout!.pipe(out);
   child.stderr!.pipe(out);
   const url = `http://127.0.0.1:${opts.port}`;
-  log('engine.spawn', { pid: child.pid, url, logFile: opts.logFile });
+  log('engine.spawn', { pid: child.pid, url, root, logFile: opts.logFile });
   const stop = stopper(child);
   try {
     await waitUntil(child, async () => (await fetch(`${url}/healthz`)).status === 200, 'engine', 60_000, opts.logFile);

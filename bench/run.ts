@@ -44,6 +44,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
     else {
       const e = await spawnEngine({ databaseUrl: dataset.url, port: config.enginePort, logFile: join(config.resultsDir, `engine-${stamp}.log`),
         env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(config.pgPool) },
+        root: config.engineRoot,
       });
       started.push(e);
       urls.engine = e.url;
