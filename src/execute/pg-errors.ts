@@ -42,7 +42,8 @@ export function mapExecutionError(e: unknown, st: StatementInfo | null): EngineE
   }
   const code = e.code!;
   const cls = code.slice(0, 2);
-  const opts = { path: '$', internal: internal(e, st) };
+  // Like the original, only the unexpected case carries `internal`; mapped errors are plain 400s.
+  const opts = { path: '$' };
   if (cls === '23') {
     if (code === '23514') return new EngineError('permission-error', `Check constraint violation. ${e.message}`, opts);
     return new EngineError('constraint-violation', (CONSTRAINT_PREFIX[code] ?? '') + e.message, opts);
@@ -54,5 +55,5 @@ export function mapExecutionError(e: unknown, st: StatementInfo | null): EngineE
       : e.message;
     return new EngineError('constraint-error', msg, opts);
   }
-  return new EngineError('unexpected', 'database query error', { ...opts, status: 500 });
+  return new EngineError('unexpected', 'database query error', { path: '$', status: 500, internal: internal(e, st) });
 }
