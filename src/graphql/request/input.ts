@@ -30,6 +30,8 @@ export function scalarPgType(name: string): { type: string; array: boolean } {
     case 'Float': return { type: 'float4', array: false };
     case 'String': case 'ID': return { type: 'text', array: false };
     case 'Boolean': return { type: 'bool', array: false };
+    case 'bigint': return { type: 'int8', array: false };
+    case 'smallint': return { type: 'int2', array: false };
     default: return name.startsWith('_') ? { type: name.slice(1), array: true } : { type: name, array: false };
   }
 }

@@ -206,7 +206,8 @@ function limitIR(t: Translator, p: Parsed | undefined, name: string, path: strin
   };
   if (p.kind === 'variable') {
     check(p.value);
-    return p.value.kind === 'null' ? null : { kind: 'variable', name: p.name, path: [], pgType: INT8 };
+    // LIMIT NULL / OFFSET NULL mean no limit, so a null value needs no other plan
+    return { kind: 'variable', name: p.name, path: [], pgType: INT8 };
   }
   check(p);
   return { kind: 'literal', value: (p as { value: unknown }).value, pgType: INT8 };

@@ -81,8 +81,8 @@ export function buildRoleContext(cache: SchemaCache, role: string): RoleContext 
       objectRels: new Map(),
       arrayRels: new Map(),
       computed: new Map(),
-      numericColumns: columns.filter((c) => !c.isArray && isNumericType(c.type)),
-      comparableColumns: columns.filter((c) => !c.isArray && isComparableType(c.type)),
+      numericColumns: columns.filter((c) => !c.isArray && !c.enumReference && isNumericType(c.type)),
+      comparableColumns: columns.filter((c) => !c.isArray && !c.enumReference && isComparableType(c.type)),
     });
   }
   for (const view of tables.values()) {

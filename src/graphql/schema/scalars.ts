@@ -3,23 +3,14 @@
 // must match the type strictly (errors worded as aeson words them).
 import { EngineError } from '../../core/errors.js';
 
-const BUILTIN: Record<string, string> = { int4: 'Int', bool: 'Boolean', float4: 'Float', text: 'String', varchar: 'String' };
+const BUILTIN: Record<string, string> = {
+  int4: 'Int', bool: 'Boolean', float4: 'Float', text: 'String', varchar: 'String', int8: 'bigint', int2: 'smallint',
+};
 
 /** The GraphQL scalar for a column / argument type (arrays use the Postgres array typname `_elem`). */
 export function scalarName(type: string, isArray = false): string {
   if (isArray) return `_${type}`;
   return BUILTIN[type] ?? type;
-}
-
-/** Postgres typname behind a GraphQL scalar name (inverse of scalarName for the built-ins). */
-export function pgTypeOfScalar(scalar: string): string {
-  switch (scalar) {
-    case 'Int': return 'int4';
-    case 'Boolean': return 'bool';
-    case 'Float': return 'float4';
-    case 'String': return 'text';
-    default: return scalar;
-  }
 }
 
 const NUMERIC = new Set(['int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'money']);
