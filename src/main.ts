@@ -72,6 +72,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     store,
     sync: null,
     instanceId,
+    databaseUrl,
     authConfig,
     auth,
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },

@@ -13,6 +13,7 @@ import { queryRoutes } from './routes/query.js';
 import { graphqlRoutes } from './routes/graphql.js';
 import { configRoutes } from './routes/config.js';
 import { explainRoutes } from './routes/explain.js';
+import { pgDumpRoutes } from './routes/pgdump.js';
 
 export const NOT_FOUND_BODY = { path: '$', error: 'resource does not exist', code: 'not-found' };
 
@@ -31,6 +32,7 @@ export function createApp(rt: Runtime): Koa {
   }
   if (isApiEnabled(rt.config, 'graphql')) graphqlRoutes(router, rt);
   if (isApiEnabled(rt.config, 'config')) configRoutes(router, rt);
+  if (isApiEnabled(rt.config, 'pgdump')) pgDumpRoutes(router, rt);
   app.use(router.routes());
   app.use(async (ctx) => {
     ctx.status = 404;

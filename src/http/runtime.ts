@@ -14,6 +14,8 @@ export interface Runtime {
   sync: MetadataSync | null;
   write: WriteContext;
   instanceId: string;
+  /** The database this instance uses (given, or the embedded server's). */
+  databaseUrl: string;
   authConfig: AuthConfig;
   auth: AuthRuntime;
 }

@@ -147,3 +147,21 @@ test('/v1alpha1/graphql answers errors with their own status', async (t) => {
   t.is(ok.status, 200);
   t.is(ok.body.errors[0].extensions.code, 'access-denied');
 });
+
+test('/v1alpha1/pg_dump: schema dump for admin, clean output, no file options', async (t) => {
+  await e.query({ type: 'run_sql', args: { sql: 'CREATE TABLE IF NOT EXISTS dumped (id serial PRIMARY KEY, note text)' } });
+  const r = await e.post('/v1alpha1/pg_dump', { opts: ['-O', '-x', '--schema-only', '--schema', 'public'], clean_output: true });
+  t.is(r.status, 200, r.text.slice(0, 300));
+  t.regex(r.headers.get('content-type') ?? '', /application\/sql/);
+  t.regex(r.text, /CREATE TABLE public\.dumped/);
+  t.false(r.text.includes('\nSET '));
+  t.false(/^--/m.test(r.text));
+  const raw = await e.post('/v1alpha1/pg_dump', { opts: ['--schema-only', '--schema', 'public'] });
+  t.regex(raw.text, /^--/m);
+  const file = await e.post('/v1alpha1/pg_dump', { opts: ['-f', '/tmp/x.sql'] });
+  t.is(file.status, 400);
+  const user = await e.post('/v1alpha1/pg_dump', { opts: [] }, { 'x-engine-role': 'user' });
+  t.is(user.status, 400);
+  t.is(user.body.code, 'access-denied');
+  t.is((await limited.post('/v1alpha1/pg_dump', { opts: [] })).status, 404);
+});

@@ -1,8 +1,8 @@
 // POST /v1/graphql/explain (part of the metadata API, admin only): SQL and Postgres plan per root field.
+// Errors use the metadata shape with their own status.
 import type Router from '@koa/router';
-import { isEngineError, metadataErrorBody } from '../../core/errors.js';
-import { handleExplainRequest } from '../../execute/explain.js';
-import { prepareOperation } from '../../graphql/prepare.js';
+import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors.js';
+import { handleGraphQLExplain } from '../../execute/graphql.js';
 import { readJson } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
@@ -10,17 +10,15 @@ import type { Session } from '../../auth/session.js';
 
 export function explainRoutes(router: Router, rt: Runtime): void {
   router.post('/v1/graphql/explain', async (ctx) => {
+    const requestId = ctx.state.requestId as string;
     let session: Session | null = null;
     ctx.type = 'application/json';
     try {
       session = await sessionFor(ctx.req.headers, rt);
       ctx.state.role = session.role;
       const body = await readJson(ctx);
-      const r = await handleExplainRequest(
-        { pool: rt.pool, state: rt.store.get(), session, stringifyNumeric: rt.config.stringifyNumericTypes, prepare: prepareOperation },
-        body,
-        showInternal(session, rt.config),
-      );
+      if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
+      const r = await handleGraphQLExplain({ pool: rt.pool, state: rt.store.get(), session, config: rt.config, requestId }, body);
       ctx.status = r.status;
       ctx.body = r.body;
     } catch (e) {

@@ -2,8 +2,8 @@
 // POST /v1alpha1/graphql (legacy): the same, but an error answers with its own status (400, 401, 500).
 import type Router from '@koa/router';
 import type Koa from 'koa';
-import { EngineError, graphqlErrorObject, isEngineError, metadataErrorBody } from '../../core/errors.js';
-import { handleGraphQLExplain, handleGraphQLRequest } from '../../execute/graphql.js';
+import { EngineError, graphqlErrorObject, isEngineError } from '../../core/errors.js';
+import { handleGraphQLRequest } from '../../execute/graphql.js';
 import { readJson } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
@@ -13,7 +13,6 @@ import { METADATA_VERSION_HEADER } from './query.js';
 export function graphqlRoutes(router: Router, rt: Runtime): void {
   router.post('/v1/graphql', (ctx) => serve(ctx, rt, false));
   router.post('/v1alpha1/graphql', (ctx) => serve(ctx, rt, true));
-  router.post('/v1/graphql/explain', (ctx) => explain(ctx, rt));
 }
 
 /** Status of a legacy-endpoint error body: internal errors 500, everything else a request error. */
@@ -49,27 +48,6 @@ async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean): Promise<vo
       : new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: (e as Error).message } });
     ctx.status = legacy ? err.status : 200;
     ctx.body = JSON.stringify({ errors: [graphqlErrorObject(err, showInternal(session, rt.config))] });
-    ctx.state.errorCode = err.code;
-  }
-}
-
-/** POST /v1/graphql/explain (added by C2, execution): admin only; errors in the metadata shape with their status. */
-async function explain(ctx: Koa.Context, rt: Runtime): Promise<void> {
-  const requestId = ctx.state.requestId as string;
-  let session: Session | null = null;
-  ctx.type = 'application/json';
-  try {
-    session = await sessionFor(ctx.req.headers, rt);
-    ctx.state.role = session.role;
-    const body = await readJson(ctx);
-    if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
-    const r = await handleGraphQLExplain({ pool: rt.pool, state: rt.store.get(), session, config: rt.config, requestId }, body);
-    ctx.status = r.status;
-    ctx.body = r.body;
-  } catch (e) {
-    const err = isEngineError(e) ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500 });
-    ctx.status = err.status;
-    ctx.body = JSON.stringify(metadataErrorBody(err, showInternal(session, rt.config)));
     ctx.state.errorCode = err.code;
   }
 }
