@@ -79,6 +79,31 @@ function parseEnvelope(body: unknown, base: PathSegment[]): Envelope {
   return { type: b.type, args: b.args, version };
 }
 
+/** Version 2 exists only for these operations (the original's RQLQueryV2); set_table_custom_fields only in v2. */
+const V2_TYPES = new Set(['track_table', 'set_table_custom_fields', 'track_function']);
+
+function checkVersion(env: Envelope): void {
+  const ok = env.version === 2 ? V2_TYPES.has(env.type) : env.type !== 'set_table_custom_fields';
+  if (!ok) throw new EngineError('parse-failed', `unknown query type: ${env.type} (version ${env.version})`, { path: '$' });
+}
+
+/** Parses a bulk element (envelope and, for operations decided here, the args); errors carry Aeson-style paths. */
+function preParse(item: unknown, at: PathSegment[]): void {
+  try {
+    const env = parseEnvelope(item, []);
+    checkVersion(env);
+    if (env.type === 'bulk') {
+      if (Array.isArray(env.args)) env.args.forEach((x, i) => preParse(x, [...at, i]));
+    } else if (env.type === 'run_sql') decode(A.run_sql, env.args);
+    else if (env.type === 'replace_metadata') parseMetadataDocument(env.args);
+    else parseCommand(env.type, env.version, env.args);
+  } catch (e) {
+    if (isEngineError(e) && e.code === 'parse-failed') throw e.at(formatPath(at) + e.path.slice(1));
+    // Other errors (duplicates in a replace document, ...) are reported when the element runs.
+    if (!isEngineError(e)) throw e;
+  }
+}
+
 type Check = { mode: 'none' } | { mode: 'object'; id: string } | { mode: 'strict' } | { mode: 'sql' };
 
 const READ_ONLY_TYPES = new Set(['export_metadata', 'get_inconsistent_metadata', 'dump_internal_state']);
@@ -103,6 +128,7 @@ class Run {
   /** Runs one query object; errors carry paths prefixed by `base` (the bulk element). */
   async query(body: unknown, base: PathSegment[]): Promise<unknown> {
     const env = parseEnvelope(body, base);
+    checkVersion(env);
     try {
       return await this.dispatch(env, base);
     } catch (e) {
@@ -157,6 +183,8 @@ class Run {
     if (!Array.isArray(raw)) {
       throw new EngineError('parse-failed', `parsing [RQLQuery] failed, expected Array, but encountered ${jsonKind(raw)}`, { path: formatPath([...base, 'args']) });
     }
+    // Like the original, the whole bulk is parsed before anything runs; parse errors name the element as `$[i]`.
+    raw.forEach((item, i) => preParse(item, [i]));
     this.checkAccessModes(raw, base);
     const out: unknown[] = [];
     for (let i = 0; i < raw.length; i++) out.push(await this.query(raw[i], [...base, 'args', i]));

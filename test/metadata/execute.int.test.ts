@@ -265,3 +265,16 @@ test('permissions: validation as constraint-violation, drop and comments', async
   await h.ok({ type: 'drop_insert_permission', args: { table: 'article', role: 'user' } });
   t.deepEqual(h.state.cache.tables['public.article'].permissions, {});
 });
+
+test('bulk is parsed before it runs; version 2 only for its operations', async (t) => {
+  const h = await fresh();
+  const r = await h.query({
+    type: 'bulk',
+    args: [{ type: 'run_sql', args: { sql: 'create table x (id int)' } }, { type: 'create_object_relationship', args: { table: 'author', name: '', using: {} } }],
+  });
+  t.deepEqual(r.body, { path: '$[1].name', error: 'empty string not allowed', code: 'parse-failed' });
+  t.falsy(h.state.catalog.tables['public.x']);
+  t.is((await h.query({ type: 'run_sql', version: 2, args: { sql: 'select 1' } })).status, 400);
+  t.is((await h.query({ type: 'set_table_custom_fields', args: { table: 'author' } })).status, 400);
+  t.deepEqual(await h.ok({ type: 'bulk', args: [] }), []);
+});
