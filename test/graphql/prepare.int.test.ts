@@ -194,6 +194,12 @@ test('IR: introspection is answered as raw JSON; __typename at the root', (t) =>
   const [, sr] = p.ir.fields[2];
   if (sr.kind !== 'raw') return t.fail();
   t.deepEqual(JSON.parse(sr.json), { queryType: { name: 'query_root' }, mutationType: null });
+  // built-in introspection types are listed in name order too, as the original does
+  const kinds = prep(e, user, { query: 'query ($d: Boolean!) { __type(name: "__TypeKind") { enumValues(includeDeprecated: $d) { name } } }', variables: { d: true } });
+  const kr = kinds.ir.fields[0][1];
+  if (kr.kind !== 'raw') return t.fail();
+  t.deepEqual(JSON.parse(kr.json).enumValues.map((v: { name: string }) => v.name), ['ENUM', 'INPUT_OBJECT', 'INTERFACE', 'LIST', 'NON_NULL', 'OBJECT', 'SCALAR', 'UNION']);
+  t.false(kinds.ir.reusable);
   t.deepEqual(
     prepError(e, user, '{ __type(name: "article") { nope } }'),
     vf('field "nope" not found in type: \'__Type\'', '$.selectionSet.__type.selectionSet.nope'),

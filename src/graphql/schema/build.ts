@@ -1,6 +1,9 @@
 // Builds the GraphQL schema of one role from the schema cache, memoised per (state object, role): a new state (any
 // metadata or catalog change) gets new schemas, lazily.
-import { GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLString, type GraphQLFieldConfig } from 'graphql';
+import {
+  GraphQLIncludeDirective, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
+  type GraphQLFieldConfig,
+} from 'graphql';
 import type { SchemaCache } from '../../cache/types.js';
 import type { EngineState } from '../../cache/state.js';
 import { buildRoleContext, type RoleContext } from './context.js';
@@ -36,7 +39,10 @@ export function buildRoleSchema(cache: SchemaCache, role: string): RoleSchema {
     : undefined;
   const mFields = mutationFields(ctx);
   const mutation = mFields.length > 0 ? new GraphQLObjectType({ name: 'mutation_root', fields: () => sortedMap(mFields) }) : undefined;
-  const schema = new GraphQLSchema({ query, mutation, subscription, types: [...ctx.types.values()] });
+  // Only @include and @skip, as in the original.
+  const schema = new GraphQLSchema({
+    query, mutation, subscription, types: [...ctx.types.values()], directives: [GraphQLIncludeDirective, GraphQLSkipDirective],
+  });
   return { role, ctx, schema, queryFields, hasMutations: !!mutation };
 }
 
