@@ -32,7 +32,24 @@ export type ComparisonOp =
   | '_like' | '_nlike' | '_ilike' | '_nilike' | '_similar' | '_nsimilar'
   | '_is_null'
   | '_contains' | '_contained_in' | '_has_key' | '_has_keys_any' | '_has_keys_all'
-  | '_ceq' | '_cneq' | '_cgt' | '_clt' | '_cgte' | '_clte';
+  | '_ceq' | '_cneq' | '_cgt' | '_clt' | '_cgte' | '_clte'
+  /** PostGIS (added by C2): ST_<Op>(column, value); geometry/geography values are GeoJSON, compiled via ST_GeomFromGeoJSON. */
+  | '_st_contains' | '_st_crosses' | '_st_equals' | '_st_intersects' | '_st_overlaps' | '_st_touches' | '_st_within'
+  /** value: { kind: 'st_d_within', ... }: ST_DWithin(column, from, distance[, use_spheroid]). */
+  | '_st_d_within'
+  /** Raster: ST_Intersects(column, raster). */
+  | '_st_intersects_rast'
+  /** value: { kind: 'st_intersects_nband_geom' | 'st_intersects_geom_nband', ... }. */
+  | '_st_intersects_nband_geom' | '_st_intersects_geom_nband';
+
+/** Structured right-hand sides of some PostGIS operators (added by C2). */
+export type SpatialValueIR =
+  /** `useSpheroid` only for geography columns (null for geometry: ST_DWithin has no such argument there). */
+  | { kind: 'st_d_within'; distance: ValueIR; from: ValueIR; useSpheroid: ValueIR | null }
+  /** ST_Intersects(rast, nband, geommin). */
+  | { kind: 'st_intersects_nband_geom'; nband: ValueIR; geommin: ValueIR }
+  /** ST_Intersects(rast, geommin, nband); nband may be absent (NULL). */
+  | { kind: 'st_intersects_geom_nband'; geommin: ValueIR; nband: ValueIR | null };
 
 export type BoolExpIR =
   | { kind: 'true' }
@@ -40,7 +57,14 @@ export type BoolExpIR =
   | { kind: 'or'; items: BoolExpIR[] }
   | { kind: 'not'; item: BoolExpIR }
   /** `column op value`; for _c* ops `value` names another column of the same row. */
-  | { kind: 'column'; column: string; op: ComparisonOp; value: ValueIR | { kind: 'column'; column: string } }
+  | {
+      kind: 'column';
+      column: string;
+      op: ComparisonOp;
+      value: ValueIR | { kind: 'column'; column: string } | SpatialValueIR;
+      /** `_cast` (added by C2): compare `column::cast` (e.g. geography → geometry) instead of the column. */
+      cast?: PgTypeRef;
+    }
   /** EXISTS a row of the relationship's remote table, joined by its mapping, satisfying `where`. */
   | { kind: 'relationship'; relationship: RelationshipInfo; where: BoolExpIR }
   /** EXISTS a row of an unrelated table satisfying `where` (permissions' _exists). */

@@ -1,5 +1,5 @@
 // BoolExpIR → an SQL condition over a row alias. Relationship and _exists conditions become EXISTS subqueries.
-import type { BoolExpIR, ComparisonOp, PgTypeRef, ValueIR } from '../ir/types.js';
+import type { BoolExpIR, ComparisonOp, PgTypeRef, SpatialValueIR, ValueIR } from '../ir/types.js';
 import type { RelationshipInfo } from '../cache/types.js';
 import { ident, join, param, raw, sql, type SQL } from './builder.js';
 import type { CompileContext } from './context.js';
@@ -9,6 +9,9 @@ import { slotOf } from './params.js';
 export function typedParam(v: ValueIR): SQL {
   const p = param(slotOf(v));
   if (v.kind === 'session_object') return sql`${p}::json`;
+  // PostGIS values arrive as GeoJSON (the types' own input syntax is WKT/WKB).
+  if (!v.pgType.array && v.pgType.type === 'geometry') return sql`ST_GeomFromGeoJSON(${p}::text)`;
+  if (!v.pgType.array && v.pgType.type === 'geography') return sql`ST_GeomFromGeoJSON(${p}::text)::geography`;
   return sql`${p}::${typeName(v.pgType)}`;
 }
 
@@ -44,8 +47,10 @@ export function compileBoolExp(e: BoolExpIR, alias: string, ctx: CompileContext)
       return sql`(${join(e.items.map((i) => compileBoolExp(i, alias, ctx)), ' OR ')})`;
     case 'not':
       return sql`(NOT ${compileBoolExp(e.item, alias, ctx)})`;
-    case 'column':
-      return compileComparison(e.column, e.op, e.value, alias);
+    case 'column': {
+      const col = e.cast ? sql`${ident(alias, e.column)}::${typeName(e.cast)}` : ident(alias, e.column);
+      return compileComparison(col, e.op, e.value, alias);
+    }
     case 'relationship': {
       const a = ctx.alias(e.relationship.name);
       const t = e.relationship.remoteTable;
@@ -59,9 +64,33 @@ export function compileBoolExp(e: BoolExpIR, alias: string, ctx: CompileContext)
   }
 }
 
-function compileComparison(column: string, op: ComparisonOp, v: ValueIR | { kind: 'column'; column: string }, alias: string): SQL {
-  const col = ident(alias, column);
+const SPATIAL: Partial<Record<ComparisonOp, string>> = {
+  _st_contains: 'ST_Contains', _st_crosses: 'ST_Crosses', _st_equals: 'ST_Equals', _st_intersects: 'ST_Intersects',
+  _st_overlaps: 'ST_Overlaps', _st_touches: 'ST_Touches', _st_within: 'ST_Within', _st_intersects_rast: 'ST_Intersects',
+};
+
+const nullOr = (v: ValueIR | null): SQL => (v === null ? raw('NULL') : typedParam(v));
+
+function spatial(col: SQL, v: SpatialValueIR): SQL {
+  switch (v.kind) {
+    case 'st_d_within':
+      return v.useSpheroid === null
+        ? sql`ST_DWithin(${col}, ${typedParam(v.from)}, ${typedParam(v.distance)})`
+        : sql`ST_DWithin(${col}, ${typedParam(v.from)}, ${typedParam(v.distance)}, ${typedParam(v.useSpheroid)})`;
+    case 'st_intersects_nband_geom':
+      return sql`ST_Intersects(${col}, ${typedParam(v.nband)}, ${typedParam(v.geommin)})`;
+    case 'st_intersects_geom_nband':
+      return sql`ST_Intersects(${col}, ${typedParam(v.geommin)}, ${nullOr(v.nband)})`;
+  }
+}
+
+const isSpatialValue = (v: { kind: string }): v is SpatialValueIR => v.kind.startsWith('st_');
+
+function compileComparison(col: SQL, op: ComparisonOp, v: ValueIR | { kind: 'column'; column: string } | SpatialValueIR, alias: string): SQL {
+  if (isSpatialValue(v)) return spatial(col, v);
   if (v.kind === 'column') return sql`(${col} ${raw(BINARY[op] ?? '=')} ${ident(alias, v.column)})`;
+  const fn = SPATIAL[op];
+  if (fn !== undefined) return sql`${raw(fn)}(${col}, ${typedParam(v)})`;
   switch (op) {
     case '_is_null':
       if (v.kind === 'literal') return v.value === true ? sql`(${col} IS NULL)` : v.value === false ? sql`(${col} IS NOT NULL)` : raw('true');
