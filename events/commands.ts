@@ -169,7 +169,7 @@ export const selectPermission = z
   .object({
     columns,
     computed_fields: z.array(z.string()).optional().nullable(),
-    filter: boolExp.optional().nullable(),
+    filter: boolExp,
     limit: z.number().int().optional().nullable(),
     allow_aggregations: z.boolean().optional().nullable(),
   })
@@ -187,7 +187,7 @@ export const selectPermission = z
 export const updatePermission = z
   .object({
     columns,
-    filter: boolExp.optional().nullable(),
+    filter: boolExp,
     check: boolExp.optional().nullable(),
     set: z.record(z.unknown()).optional().nullable(),
   })
@@ -198,7 +198,7 @@ export const updatePermission = z
     return out;
   });
 
-export const deletePermission = z.object({ filter: boolExp.optional().nullable() }).transform((p) => ({ filter: p.filter ?? {} }));
+export const deletePermission = z.object({ filter: boolExp }).transform((p) => ({ filter: p.filter ?? {} }));
 
 export const permissionSchemas = {
   insert: insertPermission,
