@@ -7,6 +7,7 @@ export interface BenchConfig {
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
+  rounds: number; // measured runs per query per target, interleaved; medians are reported
   only: string[] | null; // query names to run (Q1..Q6), null = all
   targets: ('engine' | 'ceiling')[];
   engineRoot: string | null; // checkout whose bin/engine.mjs is spawned (default: this one)
@@ -27,6 +28,7 @@ const HELP = `usage: npm run bench -- [options]
   --connections N       autocannon connections (BENCH_CONNECTIONS, default 16)
   --warmup S            warm-up seconds per query per target (BENCH_WARMUP, default 3)
   --duration S          measured seconds per query per target (BENCH_DURATION, default 10)
+  --rounds N            measured runs per query per target, alternating targets; medians reported (BENCH_ROUNDS, default 1)
   --only Q1,Q3          run only these queries (BENCH_ONLY)
   --ceiling-only        do not start or load the engine
   --engine-only         do not start or load the ceiling
@@ -79,6 +81,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     connections: Math.floor(num('connections', 'BENCH_CONNECTIONS', 16)),
     warmupSeconds: num('warmup', 'BENCH_WARMUP', quick ? 1 : 3),
     durationSeconds: num('duration', 'BENCH_DURATION', quick ? 2 : 10),
+    rounds: Math.floor(num('rounds', 'BENCH_ROUNDS', 1)),
     only: only ? only.split(',').map((s) => s.trim().toUpperCase()).filter(Boolean) : null,
     targets,
     engineRoot: str('engine-root', 'BENCH_ENGINE_ROOT') ?? null,
@@ -95,7 +98,7 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
 const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check']);
 const KNOWN_FLAGS = new Set([
   ...BOOLEAN_FLAGS,
-  'scale', 'seed', 'database', 'connections', 'warmup', 'duration', 'only',
+  'scale', 'seed', 'rounds', 'database', 'connections', 'warmup', 'duration', 'only',
   'engine-url', 'engine-root', 'engine-port', 'ceiling-port', 'pg-pool', 'results',
 ]);
 

@@ -32,8 +32,13 @@ const run = (o: LoadOptions, duration: number) =>
     timeout: 30,
   });
 
-export async function measure(o: LoadOptions): Promise<LoadResult> {
+/** Runs the query for the warm-up time and discards the numbers (JIT, plan cache, pg pool, Postgres buffers). */
+export async function warmUp(o: LoadOptions): Promise<void> {
   if (o.warmupSeconds > 0) await run(o, o.warmupSeconds);
+}
+
+/** One measured run. */
+export async function measureRun(o: LoadOptions): Promise<LoadResult> {
   const r = await run(o, o.durationSeconds);
   return {
     requestsPerSecond: r.requests.average,
@@ -45,5 +50,32 @@ export async function measure(o: LoadOptions): Promise<LoadResult> {
     timeouts: r.timeouts,
     non2xx: r.non2xx,
     durationSeconds: r.duration,
+  };
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * Several rounds of one target summarised: the median of each rate/latency figure (robust to a round disturbed by
+ * other work on the machine), error counts summed; the rounds themselves are kept for the JSON report.
+ */
+export function combineRounds(rounds: LoadResult[]): LoadResult & { rounds?: LoadResult[] } {
+  if (rounds.length === 1) return rounds[0];
+  const sum = (k: keyof LoadResult) => rounds.reduce((a, r) => a + r[k], 0);
+  return {
+    requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
+    latencyP50Ms: median(rounds.map((r) => r.latencyP50Ms)),
+    latencyP99Ms: median(rounds.map((r) => r.latencyP99Ms)),
+    latencyMeanMs: median(rounds.map((r) => r.latencyMeanMs)),
+    requests: sum('requests'),
+    errors: sum('errors'),
+    timeouts: sum('timeouts'),
+    non2xx: sum('non2xx'),
+    durationSeconds: sum('durationSeconds'),
+    rounds,
   };
 }

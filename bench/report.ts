@@ -39,7 +39,13 @@ export function formatTable(r: BenchReport): string {
   ]);
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
-  const out = [line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
+  const c = r.config as { connections?: number; warmupSeconds?: number; durationSeconds?: number; rounds?: number };
+  const d = r.dataset as { scale?: number; tracks?: number; invoiceLines?: number };
+  const out = [
+    `scale ${d.scale} (${d.tracks} tracks, ${d.invoiceLines} invoice lines), ${c.connections} connections, ` +
+      `${c.warmupSeconds} s warm-up + ${c.rounds} × ${c.durationSeconds} s per query per target${(c.rounds ?? 1) > 1 ? ' (medians)' : ''}, commit ${r.commit ?? '?'}`,
+    '',
+    line(head), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)];
   const problems = r.queries.flatMap((q) =>
     (['engine', 'ceiling'] as const).flatMap((t) => {
       const l = q[t];

@@ -6,16 +6,20 @@ import { parseConfig, type BenchConfig } from './config.js';
 import { ensureDataset, GENERATOR_VERSION } from './dataset.js';
 import { spawnCeiling, spawnEngine, setupEngineMetadata, treeRss, type SpawnedProcess } from './engine.js';
 import { checkQuery } from './check.js';
-import { measure } from './load.js';
+import { combineRounds, measureRun, warmUp, type LoadResult } from './load.js';
 import { graphqlBody, selectQueries } from './queries.js';
 import { formatTable, type BenchReport, type QueryReport } from './report.js';
 import { log, logError } from './log.js';
 
 type Target = 'engine' | 'ceiling';
 
-const gitCommit = (): string | null => {
+/** The engine's commit: HEAD of this checkout, marked dirty when the engine's sources have uncommitted changes. */
+const gitCommit = (engineRoot: string | null): string | null => {
+  if (engineRoot) return `snapshot at ${engineRoot}`;
   try {
-    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--', 'src', 'bin', 'events', 'projections'], { encoding: 'utf8' }).trim();
+    return dirty ? `${head}-dirty` : head;
   } catch {
     return null;
   }
@@ -80,16 +84,24 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   const reports: QueryReport[] = [];
   for (const [i, q] of queries.entries()) {
     const report: QueryReport = { query: q.name, description: q.description };
-    // Alternate which target goes first so neither always runs on a cooler (or warmer) machine.
-    const order: Target[] = i % 2 === 0 ? ['engine', 'ceiling'] : ['ceiling', 'engine'];
-    for (const target of order) {
-      const url = urls[target];
-      if (!url) continue;
-      log('load.start', { query: q.name, target, connections: config.connections, warmup: config.warmupSeconds, duration: config.durationSeconds });
-      const r = await measure({ url, body: graphqlBody(q), connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds });
-      report[target] = r;
-      log('load.done', { query: q.name, target, rps: r.requestsPerSecond, p50: r.latencyP50Ms, p99: r.latencyP99Ms, non2xx: r.non2xx, errors: r.errors });
+    // Alternate which target goes first (per query and per round) so neither always runs on a cooler machine.
+    const first: Target[] = i % 2 === 0 ? ['engine', 'ceiling'] : ['ceiling', 'engine'];
+    const present = first.filter((t) => urls[t]);
+    const opts = (t: Target) => ({ url: urls[t]!, body: graphqlBody(q), connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds });
+    const rounds: Record<Target, LoadResult[]> = { engine: [], ceiling: [] };
+    for (const target of present) {
+      log('load.warmup', { query: q.name, target, seconds: config.warmupSeconds });
+      await warmUp(opts(target));
     }
+    for (let round = 0; round < config.rounds; round++) {
+      for (const target of round % 2 === 0 ? present : [...present].reverse()) {
+        log('load.start', { query: q.name, target, round, connections: config.connections, duration: config.durationSeconds });
+        const r = await measureRun(opts(target));
+        rounds[target].push(r);
+        log('load.done', { query: q.name, target, round, rps: r.requestsPerSecond, p50: r.latencyP50Ms, p99: r.latencyP99Ms, non2xx: r.non2xx, errors: r.errors });
+      }
+    }
+    for (const target of present) report[target] = combineRounds(rounds[target]);
     if (report.engine && report.ceiling && report.ceiling.requestsPerSecond > 0) report.ratio = report.engine.requestsPerSecond / report.ceiling.requestsPerSecond;
     reports.push(report);
   }
@@ -97,7 +109,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   const result: BenchReport = {
     startedAt,
     finishedAt: new Date().toISOString(),
-    commit: gitCommit(),
+    commit: gitCommit(config.engineRoot),
     node: process.version,
     config: { ...config, databaseUrl: undefined },
     dataset: { database: config.database, generatorVersion: GENERATOR_VERSION, scale: config.scale, seed: config.seed, ...dataset.size },
