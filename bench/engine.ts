@@ -102,6 +102,16 @@ export async function spawnCeiling(opts: { databaseUrl: string; port: number; po
   return { child, url, logFile: '', stop: stopper(child) };
 }
 
+/** Peak resident set size (VmHWM) in bytes of one process (Linux /proc), or null if unavailable. */
+export function peakRss(pid: number): number | null {
+  try {
+    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) * 1024 : null;
+  } catch {
+    return null;
+  }
+}
+
 /** Resident set size in bytes of a process and all its descendants (Linux /proc), or null if unavailable. */
 export function treeRss(pid: number): number | null {
   try {

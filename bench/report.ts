@@ -19,6 +19,7 @@ export interface BenchReport {
   dataset: Record<string, unknown>;
   queries: QueryReport[];
   engineRssBytes: number | null;
+  enginePeakRssBytes?: number | null;
   ceilingRssBytes: number | null;
 }
 
@@ -52,7 +53,7 @@ export function formatTable(r: BenchReport): string {
       return l && (l.errors || l.non2xx || l.timeouts) ? [`${q.query} ${t}: ${l.errors} errors, ${l.timeouts} timeouts, ${l.non2xx} non-2xx`] : [];
     }),
   );
-  out.push('', `engine RSS after run: ${mib(r.engineRssBytes)}   ceiling RSS: ${mib(r.ceilingRssBytes)}`);
+  out.push('', `engine RSS after run: ${mib(r.engineRssBytes)} (process tree; main process peak ${mib(r.enginePeakRssBytes ?? null)})   ceiling RSS: ${mib(r.ceilingRssBytes)}`);
   if (problems.length) out.push('', 'PROBLEMS:', ...problems);
   return `${out.join('\n')}\n`;
 }

@@ -4,7 +4,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig, type BenchConfig } from './config.js';
 import { ensureDataset, GENERATOR_VERSION } from './dataset.js';
-import { spawnCeiling, spawnEngine, setupEngineMetadata, treeRss, type SpawnedProcess } from './engine.js';
+import { spawnCeiling, spawnEngine, setupEngineMetadata, peakRss, treeRss, type SpawnedProcess } from './engine.js';
 import { checkQuery } from './check.js';
 import { combineRounds, measureRun, warmUp, type LoadResult } from './load.js';
 import { graphqlBody, selectQueries } from './queries.js';
@@ -115,6 +115,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
     dataset: { database: config.database, generatorVersion: GENERATOR_VERSION, scale: config.scale, seed: config.seed, ...dataset.size },
     queries: reports,
     engineRssBytes: enginePid ? treeRss(enginePid) : null,
+    enginePeakRssBytes: enginePid ? peakRss(enginePid) : null,
     ceilingRssBytes: ceilingPid ? treeRss(ceilingPid) : null,
   };
   const file = join(config.resultsDir, `bench-${stamp}.json`);
