@@ -1,6 +1,7 @@
 // A whole query operation → ONE statement whose columns are the root fields' JSON texts, plus the template that
 // splices them (and __typename / introspection JSON known at compile time) into the `data` object, in query order.
 import type { OperationIR, RootFieldIR } from '../ir/types.js';
+import type { MutationIR } from '../ir/mutation.js';
 import { compile, ident, join, sql, type CompiledSql, type SQL } from './builder.js';
 import { CompileContext } from './context.js';
 import { rootAggregate, rootSelect } from './select.js';
@@ -15,12 +16,25 @@ export interface CompiledOperation {
   pieces: Piece[];
 }
 
+/**
+ * HOOK for mutation root fields (the mutation compiler replaces this body with its call): a complete statement
+ * (`WITH m AS (INSERT ... RETURNING *) SELECT <json>::text`) returning one row with one text column. Data-modifying
+ * statements cannot sit inside a scalar subquery, so mutations are never part of the one-statement query form.
+ */
+function compileMutationStatement(m: MutationIR, ctx: CompileContext): SQL {
+  void m;
+  void ctx;
+  throw new Error('mutation compilation is not available yet');
+}
+
 /** The SQL of one database root field (a query returning one row, one column "json"), or null. */
 export function compileRootField(f: RootFieldIR, ctx: CompileContext = new CompileContext()): SQL | null {
   switch (f.kind) {
     case 'typename':
     case 'raw':
       return null;
+    case 'mutation':
+      throw new Error('a mutation root field is compiled as a statement of its own (compileSequential)');
     case 'select':
       return rootSelect(f.select, false, ctx);
     case 'select_one':
@@ -68,7 +82,10 @@ export function compileSequential(op: OperationIR): { statements: CompiledSql[];
     pushStatic(pieces, `${i === 0 ? '{' : ','}${JSON.stringify(key)}:`);
     if (f.kind === 'typename') pushStatic(pieces, JSON.stringify(f.name));
     else if (f.kind === 'raw') pushStatic(pieces, f.json);
-    else {
+    else if (f.kind === 'mutation') {
+      pieces.push(statements.length);
+      statements.push(compile(compileMutationStatement(f.mutation, ctx)));
+    } else {
       pieces.push(statements.length);
       statements.push(compile(sql`SELECT (${compileRootField(f, ctx)!})::text`));
     }

@@ -38,7 +38,7 @@ test('relationships are lateral joins with counter-named aliases', (t) => {
     'LEFT JOIN LATERAL (SELECT coalesce(json_agg(json_build_object(\'author\', "_1_author.j"."json") ORDER BY "_0_articles"."id" ASC NULLS LAST), \'[]\') AS "json" ' +
     'FROM (SELECT * FROM "public"."article" AS "_0_articles" WHERE "_0_articles"."author_id" = "_root"."id") AS "_0_articles" ' +
     'LEFT JOIN LATERAL (SELECT json_build_object(\'name\', "_1_author"."name") AS "json" ' +
-    'FROM (SELECT * FROM "public"."author" AS "_1_author" WHERE "_1_author"."id" = "_0_articles"."author_id") AS "_1_author") AS "_1_author.j" ON true' +
+    'FROM (SELECT * FROM "public"."author" AS "_1_author" WHERE "_1_author"."id" = "_0_articles"."author_id" LIMIT 1) AS "_1_author") AS "_1_author.j" ON true' +
     ') AS "_0_articles.j" ON true)::text AS "0"');
 });
 
