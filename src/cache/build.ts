@@ -366,6 +366,9 @@ const COMPARISON_OPS = new Set([
   '$eq', '$ne', '$neq', '$gt', '$lt', '$gte', '$lte', '$in', '$nin', '$like', '$nlike', '$ilike', '$nilike',
   '$similar', '$nsimilar', '$is_null', '$contains', '$contained_in', '$has_key', '$has_keys_any', '$has_keys_all',
   '$ceq', '$cne', '$cneq', '$cgt', '$clt', '$cgte', '$clte',
+  // PostGIS operators in the `$` spelling (the permissions corpus uses $st_d_within); added by C1
+  '$st_contains', '$st_crosses', '$st_equals', '$st_intersects', '$st_overlaps', '$st_touches', '$st_within', '$st_d_within',
+  '$st_intersects_rast', '$st_intersects_nband_geom', '$st_intersects_geom_nband',
 ]);
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
