@@ -170,6 +170,8 @@ export type Event =
   | E<'computed_field_dropped', { table: QualifiedName; name: string }>
   | E<'permission_created', { table: QualifiedName; kind: PermKind; role: string; permission: unknown; comment: string | null }>
   | E<'permission_dropped', { table: QualifiedName; kind: PermKind; role: string }>
+  /** A permission's rules rewritten because something it names was renamed (the comment stays). */
+  | E<'permission_updated', { table: QualifiedName; kind: PermKind; role: string; permission: unknown }>
   | E<'permission_comment_set', { table: QualifiedName; kind: PermKind; role: string; comment: string | null }>
   | E<'sql_ran', { sql: string; cascade: boolean; check_metadata_consistency: boolean | null; read_only: boolean }>
   | E<'metadata_replaced', { metadata: Metadata }>

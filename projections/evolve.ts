@@ -132,6 +132,11 @@ function apply(draft: Draft<Metadata>, event: Event): void {
       if (t) delete t[permKey(event.data.kind)][event.data.role];
       return;
     }
+    case 'permission_updated': {
+      const p = tableOf(draft, event.data.table)?.[permKey(event.data.kind)][event.data.role];
+      if (p) p.permission = clone(event.data.permission) as never;
+      return;
+    }
     case 'permission_comment_set': {
       const p = tableOf(draft, event.data.table)?.[permKey(event.data.kind)][event.data.role];
       if (p) p.comment = event.data.comment;

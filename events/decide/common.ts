@@ -229,3 +229,65 @@ export function dropEvents(objs: ObjId[]): Event[] {
 }
 
 export const pgTableOf = (catalog: PgCatalog, table: QualifiedName): PgTable | undefined => catalog.tables[qualifiedKey(table)];
+
+// ---------------------------------------------------------------------------------------------------------------
+// Renames inside permissions
+
+const LOGICAL = new Set(['_and', '_or', '$and', '$or']);
+const NOT = new Set(['_not', '$not']);
+const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/**
+ * Renames field `from` of `target` to `to` wherever a boolean expression on `current` reaches `target`, directly
+ * or through relationships (resolved against the catalog).
+ */
+export function renameFieldInBoolExp(
+  exp: unknown, current: QualifiedName, target: QualifiedName, from: string, to: string, m: Metadata, catalog: PgCatalog, depth = 0,
+): unknown {
+  if (!isObj(exp) || depth > 16) return exp;
+  const here = sameName(current, target);
+  const t = m.tables[qualifiedKey(current)];
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(exp)) {
+    if (LOGICAL.has(k)) out[k] = Array.isArray(v) ? v.map((e) => renameFieldInBoolExp(e, current, target, from, to, m, catalog, depth)) : v;
+    else if (NOT.has(k)) out[k] = renameFieldInBoolExp(v, current, target, from, to, m, catalog, depth);
+    else if (k === '_exists' || k === '$exists') out[k] = v;
+    else {
+      const rel = t ? relationshipOf(t, k) : null;
+      const key = here && k === from ? to : k;
+      if (rel) {
+        const remote = relationshipTarget(current, rel.rel, catalog);
+        out[key] = remote ? renameFieldInBoolExp(v, remote, target, from, to, m, catalog, depth + 1) : v;
+      } else if (here && isObj(v)) {
+        // Column-comparison operators name a column of the same table.
+        out[key] = Object.fromEntries(Object.entries(v).map(([op, o]) => [op, /^[$_]c/.test(op) && o === from ? to : o]));
+      } else out[key] = v;
+    }
+  }
+  return out;
+}
+
+/** permission_updated events for every permission that a rename of `table`.`from` changes (columns, set, rules). */
+export function permissionRenames(m: Metadata, catalog: PgCatalog, table: QualifiedName, from: string, to: string, column: boolean): Event[] {
+  const out: Event[] = [];
+  for (const t of Object.values(m.tables)) {
+    const own = sameName(t.table, table);
+    for (const kind of PERM_KINDS) {
+      for (const p of Object.values(t[permKey(kind)])) {
+        const def = { ...(p.permission as unknown as Record<string, unknown>) };
+        if (own && column) {
+          if (Array.isArray(def.columns)) def.columns = (def.columns as string[]).map((c) => (c === from ? to : c));
+          if (isObj(def.set)) def.set = Object.fromEntries(Object.entries(def.set).map(([c, v]) => [c === from ? to : c, v]));
+        }
+        if (own && !column && Array.isArray(def.computed_fields)) {
+          def.computed_fields = (def.computed_fields as string[]).map((c) => (c === from ? to : c));
+        }
+        for (const k of ['filter', 'check']) if (isObj(def[k])) def[k] = renameFieldInBoolExp(def[k], t.table, table, from, to, m, catalog);
+        if (JSON.stringify(def) !== JSON.stringify(p.permission)) {
+          out.push(ev('permission_updated', { table: t.table, kind, role: p.role, permission: def }));
+        }
+      }
+    }
+  }
+  return out;
+}

@@ -2,7 +2,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
 import { ev, type Event, type RelKind, type RelationshipMeta, type TableMeta } from '../types.js';
-import { dependencyError, dependentsOf, dropEvents, pgTableOf, q, qt, relationshipOf, trackedTable, type DecideContext } from './common.js';
+import { dependencyError, dependentsOf, dropEvents, permissionRenames, pgTableOf, q, qt, relationshipOf, trackedTable, type DecideContext } from './common.js';
 
 export type RelationshipCommand =
   | { op: 'create_relationship'; kind: RelKind; table: QualifiedName; relationship: RelationshipMeta }
@@ -53,7 +53,10 @@ export function decideRelationship(cmd: RelationshipCommand, ctx: DecideContext)
           { path: '$.args' },
         );
       }
-      return [ev('relationship_renamed', { table: cmd.table, name: cmd.name, new_name: cmd.new_name })];
+      return [
+        ev('relationship_renamed', { table: cmd.table, name: cmd.name, new_name: cmd.new_name }),
+        ...permissionRenames(ctx.metadata, ctx.catalog, cmd.table, cmd.name, cmd.new_name, false),
+      ];
     }
     case 'set_relationship_comment': {
       existingRelationship(ctx, t, cmd.name);

@@ -4,7 +4,8 @@ import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
 import { ev, type Event } from '../types.js';
-import { dependencyError, dependentsOf, dropEvents, objKey, q, qt, type DecideContext, type ObjId } from './common.js';
+import { dependencyError, dependentsOf, dropEvents, objKey, permissionRenames, q, qt, type DecideContext, type ObjId } from './common.js';
+import { applyPermissionUpdates as foldLocal } from './local-fold.js';
 
 export interface SqlRan {
   sql: string;
@@ -128,7 +129,13 @@ export function decideSqlRan(run: SqlRan, before: PgCatalog, ctx: DecideContext)
       events.push(ev('table_custom_fields_set', { table: t.table, configuration: { ...t.configuration, custom_column_names: custom } }));
     }
   }
-  for (const r of renamedColumns) events.push(ev('column_renamed', r));
+  // Column renames, then the permissions that name them (also through relationships of other tables).
+  let working = m;
+  for (const r of renamedColumns) {
+    const renamed = [ev('column_renamed', r), ...permissionRenames(working, before, r.table, r.from, r.to, true)];
+    events.push(...renamed);
+    working = foldLocal(working, renamed);
+  }
   for (const r of renamedTables) events.push(ev('table_renamed', r));
   return events;
 }

@@ -282,3 +282,17 @@ test('clear_metadata and reload_metadata', (t) => {
   given(cat).when({ type: 'reload_metadata', args: {} }).then(t, [{ type: 'metadata_reloaded', data: { reload_remote_schemas: false } }]);
   given(cat).when({ type: 'reload_metadata', args: 'x' }).then(t, [{ type: 'metadata_reloaded', data: { reload_remote_schemas: false } }]);
 });
+
+test('rename_relationship rewrites permissions that use it, also from other tables', (t) => {
+  const authorPerm: Query = {
+    type: 'create_select_permission',
+    args: { table: 'author', role: 'user', permission: { columns: '*', filter: { articles: { author: { id: { _eq: 1 } } } } } },
+  };
+  given(cat, trackAuthor, trackArticle, objRel, arrRel, selectPerm, authorPerm)
+    .when({ type: 'rename_relationship', args: { table: 'article', name: 'author', new_name: 'writer' } })
+    .then(t, [
+      { type: 'relationship_renamed' },
+      { type: 'permission_updated', data: { table: { ...P, name: 'author' }, kind: 'select', role: 'user', permission: { columns: '*', computed_fields: [], filter: { articles: { writer: { id: { _eq: 1 } } } }, allow_aggregations: false } } },
+      { type: 'permission_updated', data: { table: { ...P, name: 'article' }, kind: 'select', role: 'user', permission: { columns: '*', computed_fields: [], filter: { writer: { id: { _eq: 'X-Engine-User-Id' } } }, allow_aggregations: false } } },
+    ]);
+});

@@ -161,6 +161,12 @@ test('run_sql metadata check: drop with dependents, cascade, renames followed', 
     foreign_key_constraint_on: { table: { schema: 'public', name: 'post' }, column: 'author_id' },
   });
   t.deepEqual(h.state.cache.inconsistent, []);
+  // A column reached through a relationship from another table's permission is renamed there too.
+  await h.ok({ type: 'create_select_permission', args: { table: 'author', role: 'user', permission: { columns: ['id'], filter: { articles: { headline: { _like: '%x%' } } } } } });
+  await h.ok({ type: 'run_sql', args: { sql: 'alter table post rename column headline to subject' } });
+  t.deepEqual((h.state.metadata.tables['public.author'].select_permissions.user.permission as { filter: unknown }).filter, { articles: { subject: { _like: '%x%' } } });
+  t.deepEqual((h.state.metadata.tables['public.post'].select_permissions.user.permission as { columns: string[] }).columns, ['id', 'subject']);
+  t.deepEqual(h.state.cache.inconsistent, []);
   // Cascade drops the dependents and untracks the table.
   await h.ok({ type: 'run_sql', args: { sql: 'drop table author cascade', cascade: true } });
   t.deepEqual(Object.keys(h.state.metadata.tables), ['public.post']);
