@@ -164,12 +164,30 @@ export function coerceLiteral(type: GraphQLInputType, node: ValueNode, path: str
   const st = type as GraphQLScalarType;
   switch (node.kind) {
     case Kind.ENUM: throw ve('unexpected enum for a scalar', path);
-    case Kind.OBJECT: throw ve('unexpected object for a scalar', path);
-    case Kind.LIST: throw ve('unexpected array for a scalar', path);
+    // object and list literals are JSON values for json/jsonb/geometry... scalars
+    case Kind.OBJECT: case Kind.LIST: return scalarValue(st, literalJson(node, path, lc), path);
     case Kind.INT: case Kind.FLOAT: return scalarValue(st, Number(node.value), path, node.value);
     case Kind.STRING: return scalarValue(st, node.value, path);
     case Kind.BOOLEAN: return scalarValue(st, node.value, path);
     default: throw ve('unexpected value', path);
+  }
+}
+
+/** A literal as plain JSON (inside a scalar: variables are resolved to their values, shaping the plan). */
+function literalJson(node: ValueNode, path: string, lc: LiteralContext): unknown {
+  switch (node.kind) {
+    case Kind.OBJECT: return Object.fromEntries(node.fields.map((f) => [f.name.value, literalJson(f.value, extendPath(path, f.name.value), lc)]));
+    case Kind.LIST: return node.values.map((v, i) => literalJson(v, extendPath(path, i), lc));
+    case Kind.INT: case Kind.FLOAT: return Number(node.value);
+    case Kind.STRING: case Kind.ENUM: return node.value;
+    case Kind.BOOLEAN: return node.value;
+    case Kind.NULL: return null;
+    case Kind.VARIABLE: {
+      const v = lc.variables.get(node.name.value);
+      if (!v) throw ve(`no such variable defined in the operation: "${node.name.value}"`, path);
+      lc.markShaped();
+      return toJson(v.value);
+    }
   }
 }
 

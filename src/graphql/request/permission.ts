@@ -2,13 +2,15 @@
 // as `X-Engine-*` strings) → BoolExpIR. Computed once per table and role, reused by every request.
 import { qualifiedKey, toQualifiedName } from '../../core/names.js';
 import type { BoolExpJson, ColumnInfo, SchemaCache, TableInfo } from '../../cache/types.js';
-import type { BoolExpIR, ComparisonOp, PgTypeRef, ValueIR } from '../../ir/types.js';
+import type { BoolExpIR, ComparisonOp, PgTypeRef, SpatialValueIR, ValueIR } from '../../ir/types.js';
 
 const OPS = new Set<string>([
   '_eq', '_neq', '_gt', '_lt', '_gte', '_lte', '_in', '_nin', '_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar',
   '_is_null', '_contains', '_contained_in', '_has_key', '_has_keys_any', '_has_keys_all', '_ceq', '_cneq', '_cgt', '_clt', '_cgte', '_clte',
+  '_st_contains', '_st_crosses', '_st_equals', '_st_intersects', '_st_overlaps', '_st_touches', '_st_within', '_st_d_within',
+  '_st_intersects_rast', '_st_intersects_nband_geom', '_st_intersects_geom_nband',
 ]);
-const ALIASES: Record<string, string> = { _ne: '_neq', _nilike: '_nilike' };
+const ALIASES: Record<string, string> = { _ne: '_neq', _cne: '_cneq' };
 
 const norm = (k: string): string => {
   const n = k.startsWith('$') ? `_${k.slice(1)}` : k;
@@ -40,29 +42,67 @@ function literalOrSession(v: unknown, pgType: PgTypeRef): ValueIR {
   return { kind: 'literal', value: pgText(v, pgType.type === 'json' || pgType.type === 'jsonb'), pgType };
 }
 
-function opValueType(op: string, c: ColumnInfo): PgTypeRef {
+function opValueType(op: string, c: ColumnInfo, type: PgTypeRef): PgTypeRef {
   switch (op) {
-    case '_in': case '_nin': return colType(c, true);
+    case '_in': case '_nin': return { ...type, array: true };
+    case '_st_intersects_rast': return { type: 'raster', typeSchema: c.typeSchema, array: false };
     case '_has_key': return TEXT;
     case '_has_keys_any': case '_has_keys_all': return { ...TEXT, array: true };
     case '_is_null': return { type: 'bool', typeSchema: 'pg_catalog', array: false };
-    default: return colType(c);
+    default: return type;
   }
 }
 
-function columnExp(c: ColumnInfo, spec: unknown): BoolExpIR | null {
+const FLOAT8: PgTypeRef = { type: 'float8', typeSchema: 'pg_catalog', array: false };
+const INT4: PgTypeRef = { type: 'int4', typeSchema: 'pg_catalog', array: false };
+const BOOL: PgTypeRef = { type: 'bool', typeSchema: 'pg_catalog', array: false };
+
+function spatialValue(op: string, v: unknown, type: PgTypeRef): SpatialValueIR | null {
+  const o = (v ?? {}) as Record<string, unknown>;
+  const geometry: PgTypeRef = { type: 'geometry', typeSchema: type.typeSchema, array: false };
+  const opt = (k: string, t: PgTypeRef): ValueIR | null => (o[k] === undefined || o[k] === null ? null : literalOrSession(o[k], t));
+  switch (op) {
+    case '_st_d_within':
+      return {
+        kind: 'st_d_within', distance: literalOrSession(o.distance, FLOAT8), from: literalOrSession(o.from, type),
+        useSpheroid: type.type === 'geography' ? (opt('use_spheroid', BOOL) ?? { kind: 'literal', value: true, pgType: BOOL }) : null,
+      };
+    case '_st_intersects_nband_geom':
+      return { kind: 'st_intersects_nband_geom', nband: literalOrSession(o.nband, INT4), geommin: literalOrSession(o.geommin, geometry) };
+    case '_st_intersects_geom_nband':
+      return { kind: 'st_intersects_geom_nband', geommin: literalOrSession(o.geommin, geometry), nband: opt('nband', INT4) };
+    default:
+      return null;
+  }
+}
+
+function columnExp(c: ColumnInfo, spec: unknown, cast: PgTypeRef | null = null): BoolExpIR | null {
+  const type = cast ?? colType(c);
+  const castField = cast ? { cast } : {};
   if (spec === null || typeof spec !== 'object' || Array.isArray(spec)) {
-    return { kind: 'column', column: c.name, op: '_eq', value: literalOrSession(spec, colType(c)) };
+    return { kind: 'column', column: c.name, op: '_eq', value: literalOrSession(spec, type), ...castField };
   }
   const items: BoolExpIR[] = [];
   for (const [k, v] of Object.entries(spec as Record<string, unknown>)) {
     const op = norm(k);
+    if (op === '_cast') {
+      for (const [tname, sub] of Object.entries((v ?? {}) as Record<string, unknown>)) {
+        const e = columnExp(c, sub, { type: tname, typeSchema: c.typeSchema, array: false });
+        if (e) items.push(e);
+      }
+      continue;
+    }
+    const sv = spatialValue(op, v, type);
+    if (sv) {
+      items.push({ kind: 'column', column: c.name, op: op as ComparisonOp, value: sv, ...castField });
+      continue;
+    }
     if (!OPS.has(op)) continue; // operators this engine does not support (PostGIS) are inconsistent metadata
     if (op.startsWith('_c')) {
       items.push({ kind: 'column', column: c.name, op: op as ComparisonOp, value: { kind: 'column', column: String(v) } });
       continue;
     }
-    items.push({ kind: 'column', column: c.name, op: op as ComparisonOp, value: literalOrSession(v, opValueType(op, c)) });
+    items.push({ kind: 'column', column: c.name, op: op as ComparisonOp, value: literalOrSession(v, opValueType(op, c, type)), ...castField });
   }
   return andIR(items) ?? { kind: 'true' };
 }

@@ -5,8 +5,8 @@ import { extendPath } from '../../core/json-path.js';
 import type { ColumnInfo } from '../../cache/types.js';
 import type { PgFunctionArg } from '../../catalog/types.js';
 import type {
-  AggregateFieldIR, AggregateIR, AggregateOp, AggregateOpFieldIR, BoolExpIR, FieldIR, FunctionArgIR, OrderByIR,
-  OrderByTarget, PgTypeRef, RootFieldIR, SelectArgsIR, SelectIR, SelectSource, ValueIR,
+  AggregateFieldIR, AggregateIR, AggregateOp, AggregateOpFieldIR, BoolExpIR, ComparisonOp, FieldIR, FunctionArgIR, OrderByIR,
+  OrderByTarget, PgTypeRef, RootFieldIR, SelectArgsIR, SelectIR, SelectSource, SpatialValueIR, ValueIR,
 } from '../../ir/types.js';
 import type { GraphQLObjectType } from 'graphql';
 import type { RoleSchema } from '../schema/build.js';
@@ -68,29 +68,77 @@ const isNull = (p: Parsed | undefined): boolean => p === undefined || p.kind ===
 // ---------------------------------------------------------------------------------------------------------------
 // where
 
-function comparisonIR(t: Translator, c: ColumnInfo, p: Parsed): BoolExpIR | null {
+const FLOAT8: PgTypeRef = { type: 'float8', typeSchema: 'pg_catalog', array: false };
+const INT4: PgTypeRef = { type: 'int4', typeSchema: 'pg_catalog', array: false };
+
+function fieldsOf(t: Translator, p: Parsed): Map<string, Parsed> {
+  const o = concrete(p, t.cc.lc);
+  return new Map(o.kind === 'object' ? o.fields : []);
+}
+
+/** PostGIS operators whose right-hand side is an object (ST_DWithin, raster/geometry intersections). */
+function spatialValue(t: Translator, op: string, v: Parsed, type: PgTypeRef): SpatialValueIR | null {
+  const f = fieldsOf(t, v);
+  const geometry: PgTypeRef = { type: 'geometry', typeSchema: type.typeSchema, array: false };
+  const opt = (k: string, pg: PgTypeRef): ValueIR | null => {
+    const x = f.get(k);
+    return x === undefined || x.kind === 'null' ? null : valueIR(t, x, pg);
+  };
+  switch (op) {
+    case '_st_d_within':
+      return {
+        kind: 'st_d_within',
+        distance: valueIR(t, f.get('distance') as Parsed, FLOAT8),
+        from: valueIR(t, f.get('from') as Parsed, { ...type, array: false }),
+        useSpheroid: type.type === 'geography' ? (opt('use_spheroid', BOOL) ?? { kind: 'literal', value: true, pgType: BOOL }) : null,
+      };
+    case '_st_intersects_nband_geom':
+      return { kind: 'st_intersects_nband_geom', nband: valueIR(t, f.get('nband') as Parsed, INT4), geommin: valueIR(t, f.get('geommin') as Parsed, geometry) };
+    case '_st_intersects_geom_nband':
+      return { kind: 'st_intersects_geom_nband', geommin: valueIR(t, f.get('geommin') as Parsed, geometry), nband: opt('nband', INT4) };
+    default:
+      return null;
+  }
+}
+
+/** One column's comparison object; under `_cast` the column is compared as the cast type. */
+function comparisonIR(t: Translator, c: ColumnInfo, p: Parsed, cast: PgTypeRef | null = null): BoolExpIR | null {
   const obj = concrete(p, t.cc.lc);
   if (obj.kind !== 'object') return null;
-  const items: BoolExpIR[] = [];
+  const type = cast ?? colPgType(c);
+  const castField = cast ? { cast } : {};
+  const items: Array<BoolExpIR | null> = [];
   for (const [op, v] of obj.fields) {
     if (isNull(v)) continue;
+    if (op === '_cast') {
+      for (const [tname, sub] of fieldsOf(t, v)) {
+        if (!isNull(sub)) items.push(comparisonIR(t, c, sub, { type: tname, typeSchema: c.typeSchema, array: false }));
+      }
+      continue;
+    }
     if (op === '_is_null') {
       if (v.kind === 'variable') {
-        items.push({ kind: 'column', column: c.name, op: '_is_null', value: valueIR(t, v, BOOL) });
+        items.push({ kind: 'column', column: c.name, op: '_is_null', value: valueIR(t, v, BOOL), ...castField });
         continue;
       }
       const yes = v.kind === 'scalar' && (v.json === true || v.value === 'true');
-      items.push({ kind: 'column', column: c.name, op: '_is_null', value: { kind: 'literal', value: yes, pgType: BOOL } });
+      items.push({ kind: 'column', column: c.name, op: '_is_null', value: { kind: 'literal', value: yes, pgType: BOOL }, ...castField });
+      continue;
+    }
+    const sv = spatialValue(t, op, v, type);
+    if (sv) {
+      items.push({ kind: 'column', column: c.name, op: op as ComparisonOp, value: sv, ...castField });
       continue;
     }
     let pgType: PgTypeRef;
     switch (op) {
-      case '_in': case '_nin': pgType = colPgType(c, true); break;
+      case '_in': case '_nin': pgType = { ...type, array: true }; break;
       case '_has_key': pgType = { type: 'text', typeSchema: 'pg_catalog', array: false }; break;
       case '_has_keys_any': case '_has_keys_all': pgType = { type: 'text', typeSchema: 'pg_catalog', array: true }; break;
-      default: pgType = colPgType(c);
+      case '_st_intersects_rast': pgType = { type: 'raster', typeSchema: type.typeSchema, array: false }; break;
+      default: pgType = type;
     }
-    items.push({ kind: 'column', column: c.name, op: op as never, value: valueIR(t, v, pgType) });
+    items.push({ kind: 'column', column: c.name, op: op as ComparisonOp, value: valueIR(t, v, pgType), ...castField });
   }
   return andIR(items);
 }

@@ -26,6 +26,7 @@ export const isNumericType = (t: string): boolean => NUMERIC.has(t);
 export const isComparableType = (t: string): boolean => COMPARABLE.has(t);
 export const isStringType = (t: string): boolean => STRING_LIKE.has(t);
 export const isJsonType = (t: string): boolean => t === 'json' || t === 'jsonb';
+export const isGeoType = (t: string): boolean => t === 'geometry' || t === 'geography';
 /** ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES applies to these (bigserial is int8). */
 export const isStringifiedType = (t: string): boolean => STRINGIFIED.has(t);
 
@@ -96,6 +97,14 @@ const AESON_NAME: Record<string, [string, string]> = {
 export function parsePgValue(type: string, isArray: boolean, value: unknown, path: string, raw?: string): unknown {
   if (value === null || value === undefined) return null;
   if (isJsonType(type) && !isArray) return value;
+  if (type === 'raster' && !isArray) {
+    if (typeof value !== 'string' || !/^([0-9a-fA-F]{2})*$/.test(value)) {
+      throw parseFailed('invalid hexadecimal representation of raster well known binary format', path);
+    }
+    return value;
+  }
+  // PostGIS geometry/geography values are GeoJSON objects (the compiler applies ST_GeomFromGeoJSON).
+  if (isGeoType(type) && !isArray && value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
   if (typeof value === 'string') return value; // Postgres parses it (the original's PGValUnknown fallback)
   const kind = jsonKind(value);
   if (isArray) {

@@ -1,0 +1,98 @@
+// Small helpers shared by the mutation translators: leaf values as ValueIR, permission presets, permission
+// expressions, and a stand-in select view for tables the role cannot select (their bool_exp has no columns).
+import type { BoolExpJson, ColumnInfo, ColumnPresets, TableInfo } from '../../cache/types.js';
+import { qualifiedKey } from '../../core/names.js';
+import type { BoolExpIR, PgTypeRef, ValueIR } from '../../ir/types.js';
+import type { TableView } from '../schema/context.js';
+import { typeNames } from '../schema/names.js';
+import { concrete, type Parsed } from './input.js';
+import { permissionToIR } from './permission.js';
+import type { Translator } from './translate.js';
+
+export const pgTypeOf = (c: ColumnInfo): PgTypeRef => ({ type: c.type, typeSchema: c.typeSchema, array: c.isArray });
+export const TEXT: PgTypeRef = { type: 'text', typeSchema: 'pg_catalog', array: false };
+
+function plain(t: Translator, p: Parsed): unknown {
+  const c = concrete(p, t.cc.lc);
+  switch (c.kind) {
+    case 'null': return null;
+    case 'scalar': return c.value;
+    case 'enum': return c.value;
+    case 'list': return c.items.map((x) => plain(t, x));
+    case 'object': return Object.fromEntries(c.fields.map(([k, v]) => [k, plain(t, v)]));
+  }
+}
+
+/** A leaf input value: GraphQL variables stay variables (reusable plans), everything else becomes a literal. */
+export function leafValue(t: Translator, p: Parsed, pgType: PgTypeRef): ValueIR {
+  if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: [], pgType };
+  return { kind: 'literal', value: plain(t, p), pgType };
+}
+
+const isSessionVar = (v: unknown): v is string => typeof v === 'string' && /^x-engine-/i.test(v);
+
+/** A permission preset value: a session variable reference or a static value (sent as Postgres text). */
+export function presetValue(v: unknown, c: ColumnInfo): ValueIR {
+  const pgType = pgTypeOf(c);
+  if (isSessionVar(v)) return { kind: 'session', name: v.toLowerCase(), pgType };
+  const json = c.type === 'json' || c.type === 'jsonb';
+  const text = v === null || v === undefined ? null : json || typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return { kind: 'literal', value: text, pgType };
+}
+
+export function presetValues(t: TableInfo, presets: ColumnPresets): Array<[string, ValueIR]> {
+  const out: Array<[string, ValueIR]> = [];
+  for (const [name, v] of Object.entries(presets)) {
+    const c = t.columns.find((x) => x.name === name);
+    if (c) out.push([c.name, presetValue(v, c)]);
+  }
+  return out;
+}
+
+/** A permission filter/check as IR; null when absent or always true. */
+export function permissionIR(t: Translator, table: TableInfo, exp: BoolExpJson | null): BoolExpIR | null {
+  if (exp === null) return null;
+  const ir = permissionToIR(t.rs.ctx.cache, table, exp);
+  return ir.kind === 'true' ? null : ir;
+}
+
+/** The role's select view of a table, or an empty stand-in (no columns or relationships to filter on). */
+export function viewOrStub(t: Translator, table: TableInfo): TableView {
+  const key = qualifiedKey(table.name);
+  const view = t.rs.ctx.tables.get(key);
+  if (view) return view;
+  return {
+    key,
+    info: table,
+    access: { admin: false, columns: new Set(), computedFields: new Set(), filter: null, limit: null, allowAggregations: false },
+    names: typeNames(table.name),
+    columns: [],
+    columnByField: new Map(),
+    objectRels: new Map(),
+    arrayRels: new Map(),
+    computed: new Map(),
+    numericColumns: [],
+    comparableColumns: [],
+  };
+}
+
+/** Fields of an input object (variables resolved); empty for null. */
+export function objectFields(t: Translator, p: Parsed | undefined): Array<[string, Parsed]> {
+  if (p === undefined) return [];
+  const c = concrete(p, t.cc.lc);
+  return c.kind === 'object' ? c.fields : [];
+}
+
+export function listItems(t: Translator, p: Parsed | undefined): Parsed[] {
+  if (p === undefined) return [];
+  const c = concrete(p, t.cc.lc);
+  if (c.kind === 'null') return [];
+  return c.kind === 'list' ? c.items : [c];
+}
+
+export const isNullValue = (t: Translator, p: Parsed | undefined): boolean => p === undefined || concrete(p, t.cc.lc).kind === 'null';
+
+export const enumValue = (t: Translator, p: Parsed): string => {
+  const c = concrete(p, t.cc.lc);
+  return c.kind === 'enum' || c.kind === 'scalar' ? String(c.value) : '';
+};

@@ -1,0 +1,106 @@
+// mutation_root fields per table, as the original v1.3 generates them: insert_<t>, insert_<t>_one, update_<t>,
+// update_<t>_by_pk, delete_<t>, delete_<t>_by_pk (custom root field names apply). Single-row fields exist only when
+// the role can also select the table. Registered as a mutation contributor; each field's meta is recorded for the
+// request translator (mutation-access.ts).
+import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap } from 'graphql';
+import { graphqlBaseName, qualifiedKey } from '../../core/names.js';
+import type { ColumnInfo, TableInfo } from '../../cache/types.js';
+import type { RoleContext } from './context.js';
+import { mutationContributors } from './mutation.js';
+import { quoted } from './names.js';
+import { hasFields, tableObjectType } from './select.js';
+import { columnType } from './types.js';
+import { deleteAccess, insertAccess, mutationFieldMetas, updateAccess, type MutationFieldMeta } from './mutation-access.js';
+import {
+  insertInputType, isUpsertable, mutationBoolExpType, mutationResponseType, onConflictType, pkColumnsInputType, updateOperatorArgs,
+} from './mutation-types.js';
+
+type Field = [string, GraphQLFieldConfig<unknown, unknown>];
+
+export function mutationRootFieldNames(t: TableInfo) {
+  const b = graphqlBaseName(t.name);
+  const c = t.customRootFields;
+  return {
+    insert: c.insert ?? `insert_${b}`,
+    insert_one: c.insert_one ?? `insert_${b}_one`,
+    update: c.update ?? `update_${b}`,
+    update_by_pk: c.update_by_pk ?? `update_${b}_by_pk`,
+    delete: c.delete ?? `delete_${b}`,
+    delete_by_pk: c.delete_by_pk ?? `delete_${b}_by_pk`,
+  };
+}
+
+function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, MutationFieldMeta>): Field[] {
+  const out: Field[] = [];
+  const names = mutationRootFieldNames(t);
+  const q = t.name;
+  const view = ctx.tables.get(qualifiedKey(t.name)) ?? null;
+  const selectable = view !== null && hasFields(view);
+  const pkNames = t.pg.primaryKey?.columns ?? [];
+  const pk = pkNames.map((n) => t.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
+  const add = (kind: MutationFieldMeta['kind'], name: string, config: GraphQLFieldConfig<unknown, unknown>, backendOnly = false): void => {
+    if (metas.has(name)) return; // a name clash: the first definition wins
+    metas.set(name, { kind, table: t, view: selectable ? view : null, pk, backendOnly });
+    out.push([name, config]);
+  };
+
+  const ins = insertAccess(t, ctx.role);
+  const insInput = ins ? insertInputType(ctx, t) : null;
+  if (ins && insInput) {
+    const onConflict: GraphQLFieldConfigArgumentMap = isUpsertable(ctx, t)
+      ? { on_conflict: { type: onConflictType(ctx, t), description: 'on conflict condition' } } : {};
+    add('insert', names.insert, {
+      type: mutationResponseType(ctx, t),
+      description: `insert data into the table: ${quoted(q)}`,
+      args: { objects: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(insInput))), description: 'the rows to be inserted' }, ...onConflict },
+    }, ins.backendOnly);
+    if (selectable) {
+      add('insert_one', names.insert_one, {
+        type: tableObjectType(ctx, view),
+        description: `insert a single row into the table: ${quoted(q)}`,
+        args: { object: { type: new GraphQLNonNull(insInput), description: 'the row to be inserted' }, ...onConflict },
+      }, ins.backendOnly);
+    }
+  }
+
+  const upd = updateAccess(t, ctx.role);
+  if (upd) {
+    const ops = updateOperatorArgs(ctx, t);
+    add('update', names.update, {
+      type: mutationResponseType(ctx, t),
+      description: `update data of the table: ${quoted(q)}`,
+      args: { ...ops, where: { type: new GraphQLNonNull(mutationBoolExpType(ctx, t)), description: 'filter the rows which have to be updated' } },
+    });
+    if (selectable && pk.length > 0) {
+      add('update_by_pk', names.update_by_pk, {
+        type: tableObjectType(ctx, view),
+        description: `update single row of the table: ${quoted(q)}`,
+        args: { ...ops, pk_columns: { type: new GraphQLNonNull(pkColumnsInputType(ctx, t, pk)) } },
+      });
+    }
+  }
+
+  const del = deleteAccess(t, ctx.role);
+  if (del) {
+    add('delete', names.delete, {
+      type: mutationResponseType(ctx, t),
+      description: `delete data from the table: ${quoted(q)}`,
+      args: { where: { type: new GraphQLNonNull(mutationBoolExpType(ctx, t)), description: 'filter the rows which have to be deleted' } },
+    });
+    if (selectable && pk.length > 0) {
+      add('delete_by_pk', names.delete_by_pk, {
+        type: tableObjectType(ctx, view),
+        description: `delete single row from the table: ${quoted(q)}`,
+        args: Object.fromEntries(pk.map((c) => [c.graphqlName, { type: new GraphQLNonNull(columnType(ctx, c)) }])),
+      });
+    }
+  }
+  return out;
+}
+
+export function tableMutationRootFields(ctx: RoleContext): Field[] {
+  const metas = mutationFieldMetas(ctx);
+  return Object.values(ctx.cache.tables).flatMap((t) => tableMutationFields(ctx, t, metas));
+}
+
+mutationContributors.push(tableMutationRootFields);
