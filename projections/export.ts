@@ -131,7 +131,10 @@ export function exportMetadata(m: Metadata): Record<string, unknown> {
       return o;
     });
   }
-  if (m.remote_schemas.length) out.remote_schemas = m.remote_schemas;
+  if (m.remote_schemas.length) {
+    const name = (x: unknown) => String((x as { name?: unknown })?.name ?? '');
+    out.remote_schemas = [...m.remote_schemas].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
+  }
   if (m.query_collections.length) out.query_collections = m.query_collections;
   if (m.allowlist.length) out.allowlist = m.allowlist;
   if (m.actions.length) out.actions = m.actions;
