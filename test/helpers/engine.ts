@@ -3,6 +3,7 @@
 import { createTestDatabase, type TestDatabase } from './db.js';
 import { makeConfig, type ServerConfig } from '../../src/config.js';
 import { startEngine, type RunningEngine } from '../../src/main.js';
+import { configureLog } from '../../src/core/log.js';
 
 export interface HttpResult<T = unknown> {
   status: number;
@@ -35,6 +36,8 @@ export interface TestEngineOptions extends Partial<ServerConfig> {
   database?: TestDatabase;
   /** Forwarded to startEngine (default 'silent'; set ENGINE_TEST_LOG=debug to see logs). */
   logLevel?: ServerConfig['logLevel'];
+  /** Receives every log line (at info level) instead of stdout. */
+  logSink?: (line: string) => void;
 }
 
 export async function request<T = any>(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
@@ -54,12 +57,15 @@ export async function request<T = any>(url: string, method: string, body?: unkno
 }
 
 export async function startTestEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
-  const { database, ...overrides } = options;
+  const { database, logSink, ...overrides } = options;
   const db = database ?? (await createTestDatabase('e'));
   const config = makeConfig({ host: '127.0.0.1', port: 0, pgConnections: 10, ...overrides, databaseUrl: db.url });
   let engine: RunningEngine;
   try {
-    engine = await startEngine(config, { logLevel: (process.env.ENGINE_TEST_LOG as ServerConfig['logLevel']) ?? 'silent' });
+    if (logSink) configureLog('info', logSink);
+    engine = logSink
+      ? await startEngine(config, { keepLogger: true })
+      : await startEngine(config, { logLevel: (process.env.ENGINE_TEST_LOG as ServerConfig['logLevel']) ?? 'silent' });
   } catch (e) {
     if (!database) await db.drop();
     throw e;
