@@ -78,6 +78,7 @@ function fieldsOf(t: Translator, p: Parsed): Map<string, Parsed> {
 
 /** PostGIS operators whose right-hand side is an object (ST_DWithin, raster/geometry intersections). */
 function spatialValue(t: Translator, op: string, v: Parsed, type: PgTypeRef): SpatialValueIR | null {
+  if (op !== '_st_d_within' && op !== '_st_intersects_nband_geom' && op !== '_st_intersects_geom_nband') return null;
   const f = fieldsOf(t, v);
   const geometry: PgTypeRef = { type: 'geometry', typeSchema: type.typeSchema, array: false };
   const opt = (k: string, pg: PgTypeRef): ValueIR | null => {
