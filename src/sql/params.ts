@@ -72,7 +72,7 @@ export function resolveParams(slots: readonly ParamSlot[], src: ParamSource): un
       }
       case 'session': {
         const v = src.sessionVariables[s.name];
-        if (v === undefined) throw new EngineError('not-found', `missing session variable: "${s.name}"`);
+        if (v === undefined) throw new EngineError('not-found', `"${s.name}" header is expected but not found`);
         return v;
       }
       case 'session_object':

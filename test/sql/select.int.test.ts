@@ -145,7 +145,7 @@ test('session variables and the session object', async (t) => {
     ['b', rootSelect(select({ kind: 'function', function: { schema: 'public', name: 'session_role' }, args: [{ kind: 'value', name: null, value: { kind: 'session_object' } }] }, cols('id')))]);
   t.is(await runOperation(pool, op, {}, { 'x-engine-role': 'user', 'x-engine-user-name': 'Bob' }), '{"a":[{"id":2}],"b":[{"id":2}]}');
   const e = await t.throwsAsync(runOperation(pool, op, {}, { 'x-engine-role': 'user' }));
-  t.is(e?.message, 'missing session variable: "x-engine-user-name"');
+  t.is(e?.message, '"x-engine-user-name" header is expected but not found');
 });
 
 test('functions as sources (named and positional args) and computed fields', async (t) => {
