@@ -227,7 +227,6 @@ function resolveRelationship(
   const tracked = (t: QualifiedName): TableInfo => tables[qualifiedKey(t)] ?? fail(`table ${qt(t)} is not tracked`);
   let remote: QualifiedName;
   let mapping: Array<[string, string]>;
-  let insertRemoteFirst = false;
   if ('manual_configuration' in using) {
     const m = using.manual_configuration as { remote_table: QualifiedName; column_mapping: Record<string, string> };
     const r = tracked(m.remote_table);
@@ -244,7 +243,6 @@ function resolveRelationship(
     if (fks.length > 1) fail(`${ctx}more than one foreign key constraint exists on the given column`);
     remote = tracked(fks[0].refTable).name;
     mapping = [[col, fks[0].refColumns[0]]];
-    insertRemoteFirst = true;
   } else {
     const f = using.foreign_key_constraint_on as { table: QualifiedName; column: string };
     const r = tracked(f.table);
@@ -256,7 +254,8 @@ function resolveRelationship(
   }
   void catalog;
   fieldConflict(info, rel.name);
-  return { name: rel.name, kind, remoteTable: remote, mapping, insertRemoteFirst, comment: rel.comment };
+  // The original inserts the row of every object relationship (foreign key or manual) before its parent.
+  return { name: rel.name, kind, remoteTable: remote, mapping, insertRemoteFirst: kind === 'object', comment: rel.comment };
 }
 
 function inputArgs(fn: PgFunction) {
