@@ -41,8 +41,11 @@ export interface ExecuteContext {
 }
 
 interface Statement extends CompiledSql {
-  /** Name of the prepared statement (a hash of the text: equal text, equal name, on every connection). */
-  name: string;
+  /**
+   * Name of the prepared statement (a hash of the text: equal text, equal name, on every connection); undefined
+   * for one-off plans (not reusable), which should not pile up as prepared statements on the connections.
+   */
+  name: string | undefined;
 }
 
 interface Plan {
@@ -54,10 +57,12 @@ interface Plan {
   coerceVariables: PreparedOperation['coerceVariables'];
 }
 
-const named = (c: CompiledSql): Statement => ({ ...c, name: `e_${createHash('sha1').update(c.text).digest('base64url').slice(0, 27)}` });
+const namedStatement = (c: CompiledSql): Statement => ({ ...c, name: `e_${createHash('sha1').update(c.text).digest('base64url').slice(0, 27)}` });
+const unnamed = (c: CompiledSql): Statement => ({ ...c, name: undefined });
 
 function buildPlan(p: PreparedOperation): Plan {
   const { ir } = p;
+  const named = ir.reusable ? namedStatement : unnamed;
   if (ir.operation === 'mutation') {
     const { statements, pieces } = compileSequential(ir);
     return { operation: ir.operation, statements: statements.map(named), pieces, sequential: true, coerceVariables: p.coerceVariables };
