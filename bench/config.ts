@@ -18,6 +18,7 @@ export interface BenchConfig {
   resultsDir: string;
   quick: boolean;
   checkOnly: boolean; // only compare the JSON, no load
+  explain: boolean; // EXPLAIN ANALYZE both targets' SQL per query (bench/results/explain-*.txt)
 }
 
 const HELP = `usage: npm run bench -- [options]
@@ -38,6 +39,7 @@ const HELP = `usage: npm run bench -- [options]
   --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 18081)
   --pg-pool N           Postgres pool size of the ceiling and of the spawned engine (BENCH_PG_POOL, default 16)
   --check               compare the JSON of both targets and stop (no load)
+  --explain             also EXPLAIN ANALYZE the engine's SQL (via /v1/graphql/explain) and the ceiling's per query
   --results DIR         where the JSON report goes (default bench/results)
 `;
 
@@ -92,10 +94,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     resultsDir: str('results', 'BENCH_RESULTS') ?? new URL('./results/', import.meta.url).pathname,
     quick,
     checkOnly: flags.has('check'),
+    explain: flags.has('explain'),
   };
 }
 
-const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check']);
+const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check', 'explain']);
 const KNOWN_FLAGS = new Set([
   ...BOOLEAN_FLAGS,
   'scale', 'seed', 'rounds', 'database', 'connections', 'warmup', 'duration', 'only',

@@ -6,6 +6,7 @@ import { parseConfig, type BenchConfig } from './config.js';
 import { ensureDataset, GENERATOR_VERSION } from './dataset.js';
 import { spawnCeiling, spawnEngine, setupEngineMetadata, peakRss, treeRss, type SpawnedProcess } from './engine.js';
 import { checkQuery } from './check.js';
+import { explainQueries, formatExplain } from './explain.js';
 import { combineRounds, measureRun, warmUp, type LoadResult } from './load.js';
 import { graphqlBody, selectQueries } from './queries.js';
 import { formatTable, type BenchReport, type QueryReport } from './report.js';
@@ -75,6 +76,13 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   if (failed) {
     logError('bench.aborted', { reason: 'a query did not return the expected JSON (see check.failed lines above)' });
     return 1;
+  }
+  if (config.explain) {
+    const entries = await explainQueries(dataset.url, urls.engine, queries);
+    const file = join(config.resultsDir, `explain-${stamp}.txt`);
+    writeFileSync(file, formatExplain(entries, queries));
+    const rows = entries.map((e) => `${e.query}: engine ${e.engineExecutionMs?.toFixed(3) ?? '-'} ms, ceiling ${e.ceilingExecutionMs?.toFixed(3) ?? '-'} ms${e.problem ? ` (${e.problem})` : ''}`);
+    process.stdout.write(`\nPostgres execution time (EXPLAIN ANALYZE, fastest of 7):\n${rows.join('\n')}\nplans and SQL: ${file}\n`);
   }
   if (config.checkOnly) {
     log('bench.check_only_done', { queries: queries.length });
