@@ -18,13 +18,14 @@ export function decidePermission(cmd: PermissionCommand, ctx: DecideContext): Ev
   const existing = t[permKey(cmd.kind)][cmd.role];
   switch (cmd.op) {
     case 'create_permission':
-      if (cmd.role === 'admin') {
-        throw new EngineError('constraint-violation', 'cannot define permission for admin role', { path: '$.args' });
-      }
-      if (existing) throw new EngineError('already-exists', permMessage(cmd.kind, t, cmd.role, 'already exists'), { path: '$.args' });
+      // The admin role's permissions are implicit: defining one reads as "already exists".
+      if (existing || cmd.role === 'admin') throw new EngineError('already-exists', permMessage(cmd.kind, t, cmd.role, 'already exists'), { path: '$.args' });
       return [ev('permission_created', { table: cmd.table, kind: cmd.kind, role: cmd.role, permission: cmd.permission, comment: cmd.comment })];
     case 'drop_permission':
-      if (!existing) throw new EngineError('permission-denied', permMessage(cmd.kind, t, cmd.role, 'does not exist'), { path: '$.args' });
+      // The original's drop path words it differently (spelling included) from set_permission_comment's.
+      if (!existing) {
+        throw new EngineError('permission-denied', `${cmd.kind} permisison on ${qt(t.table)} for role ${q(cmd.role)} does not exist`, { path: '$.args' });
+      }
       return [ev('permission_dropped', { table: cmd.table, kind: cmd.kind, role: cmd.role })];
     case 'set_permission_comment':
       if (!existing) throw new EngineError('permission-denied', permMessage(cmd.kind, t, cmd.role, 'does not exist'), { path: '$.args' });

@@ -251,13 +251,13 @@ test('permission errors: exists, missing, empty role, admin, untracked table', (
     .throws(t, { code: 'already-exists', message: `'select' permission on "article" for role "user" already exists` });
   given(cat, trackArticle)
     .when({ type: 'drop_select_permission', args: { table: 'article', role: 'user' } })
-    .throws(t, { code: 'permission-denied', message: `'select' permission on "article" for role "user" does not exist` });
+    .throws(t, { code: 'permission-denied', message: 'select permisison on "article" for role "user" does not exist' });
   given(cat, trackArticle)
     .when({ type: 'create_insert_permission', args: { table: 'article', role: '', permission: { check: {} } } })
     .throws(t, { code: 'parse-failed', message: 'empty string not allowed', path: '$.role' });
   given(cat, trackArticle)
     .when({ type: 'create_select_permission', args: { table: 'article', role: 'admin', permission: { columns: '*', filter: {} } } })
-    .throws(t, { code: 'constraint-violation' });
+    .throws(t, { code: 'already-exists', message: `'select' permission on "article" for role "admin" already exists` });
   given(cat)
     .when({ type: 'create_select_permission', args: { table: 'article', role: 'u', permission: { columns: '*', filter: {} } } })
     .throws(t, { code: 'not-exists', message: 'table "article" does not exist' });
@@ -272,7 +272,7 @@ test('drop_*_permission and set_permission_comment', (t) => {
     .then(t, [{ type: 'permission_comment_set', data: { table: { ...P, name: 'article' }, kind: 'select', role: 'user', comment: 'hi' } }]);
   given(cat, trackArticle)
     .when({ type: 'set_permission_comment', args: { table: 'article', role: 'user', type: 'update', comment: 'hi' } })
-    .throws(t, { code: 'permission-denied' });
+    .throws(t, { code: 'permission-denied', message: `'update' permission on "article" for role "user" does not exist` });
 });
 
 // metadata ----------------------------------------------------------------------------------------------------------
