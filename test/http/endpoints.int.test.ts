@@ -165,3 +165,29 @@ test('/v1alpha1/pg_dump: schema dump for admin, clean output, no file options', 
   t.is(user.body.code, 'access-denied');
   t.is((await limited.post('/v1alpha1/pg_dump', { opts: [] })).status, 404);
 });
+
+test('CORS: preflight answered for any origin by default', async (t) => {
+  const res = await fetch(`${e.url}/v1/graphql`, {
+    method: 'OPTIONS',
+    headers: { origin: 'http://app.example', 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-engine-role' },
+  });
+  t.is(res.status, 204);
+  t.is(res.headers.get('access-control-allow-origin'), 'http://app.example');
+  t.regex(res.headers.get('access-control-allow-headers') ?? '', /x-engine-role/);
+  const plain = await fetch(`${e.url}/v1/version`, { headers: { origin: 'http://app.example' } });
+  t.is(plain.headers.get('access-control-allow-origin'), 'http://app.example');
+});
+
+test('gzip on /v1/query when accepted', async (t) => {
+  const { request: httpRequest } = await import('node:http');
+  const body = JSON.stringify({ type: 'run_sql', args: { sql: `SELECT repeat('x', 5000)` } });
+  const headers = await new Promise<Record<string, unknown>>((resolve, reject) => {
+    const req = httpRequest(`${e.url}/v1/query`, { method: 'POST', headers: { 'accept-encoding': 'gzip', 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.headers));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+  t.is(headers['content-encoding'], 'gzip');
+});
