@@ -5,7 +5,7 @@ import { qualifiedKey } from '../../core/names.js';
 import type { ColumnInfo, ComputedFieldInfo, FunctionInfo, RelationshipInfo, SchemaCache, TableInfo } from '../../cache/types.js';
 import { selectableTables, type SelectAccess } from './access.js';
 import { typeNames } from './names.js';
-import { isComparableType, isNumericType } from './scalars.js';
+import { isComparableType, isNumericType, scalarName } from './scalars.js';
 
 export interface RelView {
   rel: RelationshipInfo;
@@ -52,6 +52,9 @@ export interface RoleContext {
   types: Map<string, GraphQLNamedType>;
 }
 
+/** Objects whose names are not GraphQL names are left out of the schema rather than breaking it. */
+export const isGraphQLName = (n: string): boolean => /^[_A-Za-z][_0-9A-Za-z]*$/.test(n) && !n.startsWith('__');
+
 const isInputArg = (mode: string): boolean => mode === 'in' || mode === 'inout' || mode === 'variadic';
 
 /** GraphQL names of a function's input arguments (unnamed ones become arg_N), skipping the given indexes. */
@@ -70,7 +73,10 @@ export function functionInputArgs(args: FunctionInfo['pg']['args'], skip: Readon
 export function buildRoleContext(cache: SchemaCache, role: string): RoleContext {
   const tables = new Map<string, TableView>();
   for (const [key, { table, access }] of selectableTables(cache, role)) {
-    const columns = table.columns.filter((c) => access.columns.has(c.name));
+    if (!isGraphQLName(typeNames(table.name).object)) continue;
+    const columns = table.columns.filter(
+      (c) => access.columns.has(c.name) && isGraphQLName(c.graphqlName) && isGraphQLName(scalarName(c.type, c.isArray)),
+    );
     tables.set(key, {
       key,
       info: table,
@@ -88,13 +94,14 @@ export function buildRoleContext(cache: SchemaCache, role: string): RoleContext 
   for (const view of tables.values()) {
     for (const rel of Object.values(view.info.relationships)) {
       const remote = tables.get(qualifiedKey(rel.remoteTable));
-      if (!remote) continue;
+      if (!remote || !isGraphQLName(rel.name)) continue;
       (rel.kind === 'object' ? view.objectRels : view.arrayRels).set(rel.name, { rel, remote });
     }
     for (const cf of Object.values(view.info.computedFields)) {
       // Scalar computed fields are granted by the permission; table-returning ones follow the returned table's
       // select permission (as in the original).
       if (cf.returns.kind === 'scalar' && !view.access.computedFields.has(cf.name)) continue;
+      if (!isGraphQLName(cf.name)) continue;
       let remote: TableView | null = null;
       if (cf.returns.kind === 'table') {
         remote = tables.get(qualifiedKey(cf.returns.table)) ?? null;

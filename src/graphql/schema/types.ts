@@ -50,7 +50,8 @@ export function enumTableType(ctx: RoleContext, tableKey: string): GraphQLEnumTy
   const name = `${t.name.schema === 'public' ? t.name.name : `${t.name.schema}_${t.name.name}`}_enum`;
   return named(ctx, name, () => {
     const values: GraphQLEnumValueConfigMap = sortedMap(
-      (t.enumValues ?? []).map((v) => [v.value, { value: v.value, description: v.comment ?? undefined }]),
+      (t.enumValues ?? []).filter((v) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(v.value))
+        .map((v) => [v.value, { value: v.value, description: v.comment ?? undefined }]),
     );
     return new GraphQLEnumType({ name, values });
   });
