@@ -20,6 +20,7 @@ import { exportMetadata, parseMetadataDocument } from '../../projections/export.
 import { withEnumValues } from './enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
 import { registeredHandler, type QueryHandler } from './handlers.js';
+import './dml/index.js'; // registers the v1 DML operations (select, count, insert, update, delete)
 
 export type { QueryHandler, QueryHandlerContext } from './handlers.js';
 
@@ -30,6 +31,9 @@ export interface MetadataRequestContext {
   state: EngineState;
   role: string;
   requestId: string;
+  /** The caller's session and the stringify-numeric setting, handed to operation handlers (v1 DML). */
+  session?: { role: string; variables: Record<string, string> };
+  stringifyNumeric?: boolean;
   /** Extra operations by type, and their bulk access mode ('read' = either mode). */
   handlers?: Record<string, QueryHandler>;
   readOnlyHandlers?: ReadonlySet<string>;
@@ -172,6 +176,8 @@ class Run {
         role: this.ctx.role,
         requestId: this.ctx.requestId,
         version: env.version,
+        session: this.ctx.session,
+        stringifyNumeric: this.ctx.stringifyNumeric,
       });
       if (r.events?.length) await this.apply(r.events as Event[], { mode: 'none' });
       return r.response;

@@ -10,6 +10,10 @@ export interface QueryHandlerContext {
   role: string;
   requestId: string;
   version: 1 | 2;
+  /** The caller's session (role and x-engine-* variables), when the request has one (v1 DML runs as that role). */
+  session?: { role: string; variables: Record<string, string> };
+  /** The server's stringify-numeric-types setting (v1 DML select output). */
+  stringifyNumeric?: boolean;
 }
 
 export type QueryHandler = (args: unknown, ctx: QueryHandlerContext) => Promise<{ response: unknown; events?: NewEvent[] }>;
