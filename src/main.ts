@@ -35,6 +35,8 @@ export interface RunningEngine {
   instanceId: string;
   state(): EngineState;
   runtime: Runtime;
+  /** The HTTP server (websocket transports attach to its 'upgrade' event). */
+  server: http.Server;
   close(): Promise<void>;
 }
 
@@ -114,6 +116,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     instanceId,
     state: () => store.get(),
     runtime: rt,
+    server,
     close: () => (closing ??= closeAll()),
   };
 }
