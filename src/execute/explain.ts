@@ -4,10 +4,10 @@ import type pg from 'pg';
 import { EngineError, metadataErrorBody } from '../core/errors.js';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
-import { compile, displayLiteral } from '../sql/builder.js';
+import { compile, displayLiteral, type SQL } from '../sql/builder.js';
 import { CompileContext } from '../sql/context.js';
 import { compileRootField } from '../sql/operation.js';
-import { resolveParams } from '../sql/params.js';
+import { resolveParams, type ParamSource } from '../sql/params.js';
 import type { PrepareFn } from './run.js';
 import { mapExecutionError } from './pg-errors.js';
 import { parseRequest } from './request.js';
@@ -32,30 +32,42 @@ function explainSession(user: unknown): Session {
   return { role: variables['x-engine-role'] ?? 'admin', variables };
 }
 
-export async function explainGraphQL(ctx: ExplainContext, body: unknown): Promise<Array<{ field: string; sql: string; plan: string[] }>> {
+type Explained = { field: string; sql: string; plan: string[] };
+
+/** The SQL (parameters shown as literals) and EXPLAIN lines of one statement. */
+async function explainStatement(ctx: ExplainContext, q: SQL, src: ParamSource): Promise<{ sql: string; plan: string[] }> {
+  const c = compile(q);
+  const values = resolveParams(c.slots, src);
+  const display = compile(q, (i) => displayLiteral(values[i - 1])).text;
+  try {
+    const rows = (await ctx.pool.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${c.text}`, values })).rows;
+    return { sql: display, plan: rows.map((r) => r['QUERY PLAN']) };
+  } catch (e) {
+    throw mapExecutionError(e, { text: c.text, values });
+  }
+}
+
+/** A query: one entry per database root field. A subscription (one root field): one `{sql, plan}` object. */
+export async function explainGraphQL(ctx: ExplainContext, body: unknown): Promise<Explained[] | { sql: string; plan: string[] }> {
   if (ctx.session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only');
   if (body === null || typeof body !== 'object' || Array.isArray(body)) throw new EngineError('parse-failed', 'expected Object, encountered ' + (Array.isArray(body) ? 'Array' : body === null ? 'Null' : 'String'));
   const b = body as Record<string, unknown>;
   if (!('query' in b)) throw new EngineError('parse-failed', 'key "query" not found');
-  const req = parseRequest(b.query, ['query']);
+  // `query` is the request object, or just the GraphQL text.
+  const req = typeof b.query === 'string' ? parseRequest({ query: b.query }, ['query']) : parseRequest(b.query, ['query']);
   const session = explainSession(b.user);
   const prepared = await ctx.prepare(ctx.state, session, req, { stringifyNumeric: ctx.stringifyNumeric });
-  const variables = prepared.coerceVariables(req.variables);
-  const out: Array<{ field: string; sql: string; plan: string[] }> = [];
+  if (prepared.ir.operation === 'mutation') throw new EngineError('invalid-params', 'only queries can be explained');
+  const src: ParamSource = { variables: prepared.coerceVariables(req.variables), sessionVariables: session.variables };
+  const ctxSql = new CompileContext();
+  const out: Explained[] = [];
   for (const [field, f] of prepared.ir.fields) {
-    const q = compileRootField(f, new CompileContext());
+    const q = compileRootField(f, ctxSql);
     if (q === null) continue;
-    const c = compile(q);
-    const values = resolveParams(c.slots, { variables, sessionVariables: session.variables });
-    const display = compile(q, (i) => displayLiteral(values[i - 1])).text;
-    let rows: Array<{ 'QUERY PLAN': string }>;
-    try {
-      rows = (await ctx.pool.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${c.text}`, values })).rows;
-    } catch (e) {
-      throw mapExecutionError(e, { text: c.text, values });
-    }
-    out.push({ field, sql: display, plan: rows.map((r) => r['QUERY PLAN']) });
+    out.push({ field, ...(await explainStatement(ctx, q, src)) });
   }
+  // A subscription has one root field: its statement and plan, as one object.
+  if (prepared.ir.operation === 'subscription') return out[0] ? { sql: out[0].sql, plan: out[0].plan } : { sql: '', plan: [] };
   return out;
 }
 

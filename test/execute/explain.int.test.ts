@@ -44,3 +44,20 @@ test('explain is admin only', async (t) => {
   t.is(r.status, 400);
   t.deepEqual(JSON.parse(r.body), { path: '$', error: 'restricted access : admin only', code: 'access-denied' });
 });
+
+test('explain takes the query as plain text; mutations cannot be explained', async (t) => {
+  const r = await handleExplainRequest(ctx('admin'), { query: 'query { user { id } }' }, true);
+  t.is(JSON.parse(r.body)[0].field, 'user');
+  const m = await handleExplainRequest({ ...ctx('admin'), prepare: () => ({ ir: { operation: 'mutation', fields: [], reusable: true }, coerceVariables: () => ({}) }) }, { query: 'mutation { x }' }, true);
+  t.is(m.status, 400);
+  t.deepEqual(JSON.parse(m.body), { path: '$', error: 'only queries can be explained', code: 'invalid-params' });
+});
+
+test('a subscription explains as one object', async (t) => {
+  const sub: PrepareFn = (s, sess, req, o) => ({ ...(prepare(s, sess, req, o) as ReturnType<typeof prepare> & object), ir: { operation: 'subscription', reusable: true, fields: [['user', rootSelect(select(table('user'), cols('id')))]] } });
+  const r = await handleExplainRequest({ ...ctx('admin'), prepare: sub }, { query: 'subscription { user { id } }' }, true);
+  const body = JSON.parse(r.body);
+  t.false(Array.isArray(body));
+  t.true(body.sql.startsWith('SELECT coalesce(json_agg('));
+  t.true(body.plan.length > 0);
+});
