@@ -471,6 +471,7 @@ function functionSource(t: Translator, fn: FunctionView, args: Map<string, Parse
 }
 
 export function rootFieldIR(t: Translator, meta: RootFieldMeta, f: CollectedField): RootFieldIR {
+  if (meta.kind === 'extension') return meta.translate(t, f);
   const args = fieldArgs(f, t.cc);
   switch (meta.kind) {
     case 'select': {

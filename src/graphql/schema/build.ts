@@ -34,8 +34,12 @@ export function buildRoleSchema(cache: SchemaCache, role: string): RoleSchema {
     configs.push(['no_queries_available', { type: new GraphQLNonNull(GraphQLString) }]);
   }
   const query = new GraphQLObjectType({ name: 'query_root', fields: () => sortedMap(configs) });
-  const subscription = queryFields.size > 0
-    ? new GraphQLObjectType({ name: 'subscription_root', fields: () => sortedMap(configs) })
+  const subConfigs = configs.filter(([name]) => {
+    const meta = queryFields.get(name);
+    return meta !== undefined && (meta.kind !== 'extension' || meta.subscription);
+  });
+  const subscription = subConfigs.length > 0
+    ? new GraphQLObjectType({ name: 'subscription_root', fields: () => sortedMap(subConfigs) })
     : undefined;
   const mFields = mutationFields(ctx);
   const mutation = mFields.length > 0 ? new GraphQLObjectType({ name: 'mutation_root', fields: () => sortedMap(mFields) }) : undefined;

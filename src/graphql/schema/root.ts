@@ -3,13 +3,31 @@
 import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig } from 'graphql';
 import { graphqlBaseName } from '../../core/names.js';
 import type { ColumnInfo } from '../../cache/types.js';
+import type { RootFieldIR } from '../../ir/types.js';
+import type { CollectedField } from '../request/collect.js';
+import type { Translator } from '../request/translate.js';
 import type { FunctionView, RoleContext, TableView } from './context.js';
 import { aggregateType } from './aggregate.js';
 import { desc, rootFieldNames } from './names.js';
 import { argsArgument, functionArgsType, hasFields, selectArgs, tableObjectType } from './select.js';
 import { columnType } from './types.js';
 
+/**
+ * A query_root field contributed by another feature (actions, remote schemas...): its config plus its translation to
+ * IR. `subscription: false` keeps it out of subscription_root (e.g. query actions).
+ */
+export interface QueryFieldContribution {
+  name: string;
+  config: GraphQLFieldConfig<unknown, unknown>;
+  subscription: boolean;
+  translate(t: Translator, f: CollectedField): RootFieldIR;
+}
+
+/** Contributors of extra query_root fields, run in order for every role schema (register at module load). */
+export const queryContributors: Array<(ctx: RoleContext) => QueryFieldContribution[]> = [];
+
 export type RootFieldMeta =
+  | { kind: 'extension'; subscription: boolean; translate: QueryFieldContribution['translate'] }
   | { kind: 'select'; view: TableView }
   | { kind: 'select_by_pk'; view: TableView; pk: ColumnInfo[] }
   | { kind: 'aggregate'; view: TableView }
@@ -52,6 +70,11 @@ export function queryRootFields(ctx: RoleContext): RootField[] {
         type: new GraphQLNonNull(aggregateType(ctx, fn.returns)), args,
         description: desc.fnAggregate(fn.info.name, fn.returns.info.name),
       }, { kind: 'function_aggregate', fn }]);
+    }
+  }
+  for (const contribute of queryContributors) {
+    for (const c of contribute(ctx)) {
+      out.push([c.name, c.config, { kind: 'extension', subscription: c.subscription, translate: c.translate }]);
     }
   }
   return out;
