@@ -5,6 +5,7 @@ import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import type { MutationIR, MutationOutputIR, MutationResponseFieldIR, UpdateIR, UpdateOpKind } from '../../ir/mutation.js';
 import type { BoolExpIR, PgTypeRef, RootFieldIR } from '../../ir/types.js';
 import type { GraphQLObjectType } from 'graphql';
+import type { RoleContext } from '../schema/context.js';
 import { deleteAccess, mutationFieldMetas, updateAccess, type MutationFieldMeta } from '../schema/mutation-access.js';
 import '../schema/mutation-fields.js';
 import { collectFields, fieldArgs, type CollectedField } from './collect.js';
@@ -14,15 +15,21 @@ import { tableFields, whereIR, type Translator } from './translate.js';
 import { insertIR } from './mutation-insert.js';
 import { leafValue, objectFields, permissionIR, pgTypeOf, presetValues, TEXT, viewOrStub } from './mutation-values.js';
 
-/** The meta of a mutation root field of this role schema, if it is one. */
-export function mutationFieldMeta(t: Translator, name: string): MutationFieldMeta | undefined {
-  return mutationFieldMetas(t.rs.ctx).get(name);
+/** Whether the role schema has mutation fields usable without backend-only privileges. */
+export function hasNonBackendMutations(ctx: RoleContext): boolean {
+  for (const m of mutationFieldMetas(ctx).values()) if (!m.backendOnly) return true;
+  return false;
 }
 
-/** Whether the role schema has mutation fields usable without backend-only privileges. */
-export function hasNonBackendMutations(t: Translator): boolean {
-  for (const m of mutationFieldMetas(t.rs.ctx).values()) if (!m.backendOnly) return true;
-  return false;
+/**
+ * A mutation_root field → IR. Fields of backend_only insert permissions exist only for requests with backend-only
+ * privileges; their plans depend on the session, so they are not cached (marked as shaped).
+ */
+export function mutationRootField(t: Translator, f: CollectedField, backendOnly: boolean): RootFieldIR {
+  const meta = mutationFieldMetas(t.rs.ctx).get(f.name);
+  if (!meta || (meta.backendOnly && !backendOnly)) throw ve(`field "${f.name}" not found in type: 'mutation_root'`, f.path);
+  if (meta.backendOnly) t.cc.lc.markShaped();
+  return mutationRootFieldIR(t, meta, f);
 }
 
 function output(t: Translator, meta: MutationFieldMeta, f: CollectedField): MutationOutputIR {
