@@ -53,6 +53,14 @@ const MIGRATIONS: string[][] = [
        metadata jsonb NOT NULL,
        created_at timestamptz NOT NULL DEFAULT now())`,
   ],
+  // Mutations abort their one statement from inside SQL: a failed permission check (SQLSTATE 23514, as the original's
+  // hdb_catalog.check_violation) and the original's other mid-statement errors (SQLSTATE EG400, engine code in DETAIL).
+  [
+    `CREATE OR REPLACE FUNCTION ${CATALOG_SCHEMA}.check_violation(msg text) RETURNS boolean AS
+     $$ BEGIN RAISE check_violation USING message = msg; END; $$ LANGUAGE plpgsql`,
+    `CREATE OR REPLACE FUNCTION ${CATALOG_SCHEMA}.raise_error(code text, msg text) RETURNS boolean AS
+     $$ BEGIN RAISE EXCEPTION USING ERRCODE = 'EG400', MESSAGE = msg, DETAIL = code; END; $$ LANGUAGE plpgsql`,
+  ],
 ];
 
 export const CATALOG_VERSION = MIGRATIONS.length;

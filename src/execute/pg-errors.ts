@@ -1,5 +1,5 @@
 // Postgres errors → the original engine's GraphQL error codes and messages (SPEC-NOTES-runtime §1.4).
-import { EngineError } from '../core/errors.js';
+import { EngineError, type ErrorCode } from '../core/errors.js';
 
 interface PgErrorLike {
   code?: string;
@@ -44,6 +44,8 @@ export function mapExecutionError(e: unknown, st: StatementInfo | null): EngineE
   const cls = code.slice(0, 2);
   // Like the original, only the unexpected case carries `internal`; mapped errors are plain 400s.
   const opts = { path: '$' };
+  // Raised by engine_catalog.raise_error (mutations): the engine error code travels in DETAIL.
+  if (code === 'EG400') return new EngineError((e.detail ?? 'unexpected') as ErrorCode, e.message, opts);
   if (cls === '23') {
     if (code === '23514') return new EngineError('permission-error', `Check constraint violation. ${e.message}`, opts);
     return new EngineError('constraint-violation', (CONSTRAINT_PREFIX[code] ?? '') + e.message, opts);

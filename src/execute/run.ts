@@ -10,6 +10,7 @@ import type { OperationIR } from '../ir/types.js';
 import type { CompiledSql } from '../sql/builder.js';
 import { compileOperation, compileSequential, splice, type Piece } from '../sql/operation.js';
 import { resolveParams } from '../sql/params.js';
+import { PREVIOUS_RESULT } from '../sql/mutation-statement.js';
 import { cacheFor, planKey } from './plan-cache.js';
 import { mapExecutionError } from './pg-errors.js';
 import { parseBody, type GraphQLRequest } from './request.js';
@@ -119,7 +120,12 @@ async function runInTransaction(ctx: ExecuteContext, plan: Plan, src: Parameters
     await client.query('BEGIN');
     await client.query("SELECT set_config('engine.user', $1, true)", [JSON.stringify(ctx.session.variables)]);
     for (let i = 0; i < plan.statements.length; i++) {
-      const row = await runStatement(client, plan.statements[i], params[i]);
+      const st = plan.statements[i];
+      // A statement reading PREVIOUS_RESULT continues the one before it (Note [Nested returning], src/sql/mutation-statement.ts).
+      const values = i > 0 && st.slots.some((s) => s.kind === 'variable' && s.name === PREVIOUS_RESULT)
+        ? resolveParams(st.slots, { ...src, variables: { ...src.variables, [PREVIOUS_RESULT]: results[i - 1] } })
+        : params[i];
+      const row = await runStatement(client, st, values);
       results.push(row?.[0] ?? null);
     }
     await client.query('COMMIT');

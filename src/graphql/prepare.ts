@@ -11,6 +11,7 @@ import { toJson, ve, type LiteralContext } from './request/input.js';
 import { introspectionJson } from './request/introspection.js';
 import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from './request/operation.js';
 import { rootFieldIR, type Translator } from './request/translate.js';
+import { hasNonBackendMutations, mutationRootField } from './request/mutation-root.js';
 
 export interface GraphQLRequestBody {
   query: string;
@@ -48,7 +49,7 @@ export function prepareOperation(
   let rootName: string;
   if (op.operation === 'mutation') {
     const m = rs.schema.getMutationType();
-    if (!m) throw ve('no mutations exist', '$');
+    if (!m || !(session.backendOnly === true || hasNonBackendMutations(rs.ctx))) throw ve('no mutations exist', '$');
     root = m;
     rootName = 'mutation_root';
   } else if (op.operation === 'subscription') {
@@ -77,9 +78,11 @@ export function prepareOperation(
       out.push([f.alias, { kind: 'raw', json: introspectionJson(rs, f, cc, op, doc, request.variables) }]);
     } else if (f.name === 'no_queries_available') {
       out.push([f.alias, { kind: 'raw', json: JSON.stringify('There are no queries available to the current role.') }]);
+    } else if (op.operation === 'mutation') {
+      out.push([f.alias, mutationRootField(t, f, session.backendOnly === true)]);
     } else {
       const meta = rs.queryFields.get(f.name);
-      if (!meta || op.operation === 'mutation') throw ve(`field "${f.name}" is not supported yet`, f.path);
+      if (!meta) throw ve(`field "${f.name}" is not supported yet`, f.path);
       out.push([f.alias, rootFieldIR(t, meta, f)]);
     }
   }

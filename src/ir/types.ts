@@ -3,6 +3,7 @@
 // `fields` list is the response key order.
 import type { QualifiedName } from '../core/names.js';
 import type { RelationshipInfo } from '../cache/types.js';
+import type { MutationIR } from './mutation.js';
 
 /** A Postgres type to cast a parameter to: `type` is pg_type.typname (int4, text, jsonb, a user enum...). */
 export interface PgTypeRef {
@@ -91,7 +92,9 @@ export interface OrderByIR {
 export type SelectSource =
   | { kind: 'table'; table: QualifiedName }
   /** A tracked function (or a computed field returning rows), called with positional-or-named arguments. */
-  | { kind: 'function'; function: QualifiedName; args: FunctionArgIR[] };
+  | { kind: 'function'; function: QualifiedName; args: FunctionArgIR[] }
+  /** A relation named inside the same statement (a mutation's CTE of affected rows, shaped like `table`'s rows). */
+  | { kind: 'relation'; name: string; table: QualifiedName };
 
 /** One function argument; `row` passes the current row of the enclosing select (computed fields). */
 export type FunctionArgIR =
@@ -163,7 +166,9 @@ export type RootFieldIR =
   | { kind: 'select'; select: SelectIR }
   /** `_by_pk`: the single row or null. */
   | { kind: 'select_one'; select: SelectIR }
-  | { kind: 'aggregate'; aggregate: AggregateIR };
+  | { kind: 'aggregate'; aggregate: AggregateIR }
+  /** insert / update / delete (src/ir/mutation.ts). */
+  | { kind: 'mutation'; mutation: MutationIR };
 
 export interface OperationIR {
   operation: 'query' | 'mutation' | 'subscription';

@@ -19,5 +19,6 @@ export function functionCall(fn: QualifiedName, args: readonly FunctionArgIR[], 
 
 /** A FROM item for a select source. */
 export function sourceSql(source: SelectSource, parentAlias: string | null): SQL {
+  if (source.kind === 'relation') return ident(source.name);
   return source.kind === 'table' ? ident(source.table.schema, source.table.name) : functionCall(source.function, source.args, parentAlias);
 }

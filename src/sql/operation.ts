@@ -1,10 +1,10 @@
 // A whole query operation → ONE statement whose columns are the root fields' JSON texts, plus the template that
 // splices them (and __typename / introspection JSON known at compile time) into the `data` object, in query order.
 import type { OperationIR, RootFieldIR } from '../ir/types.js';
-import type { MutationIR } from '../ir/mutation.js';
 import { compile, ident, join, sql, type CompiledSql, type SQL } from './builder.js';
 import { CompileContext } from './context.js';
 import { rootAggregate, rootSelect } from './select.js';
+import { compileMutation } from './mutation-statement.js';
 
 /** Static JSON text, or the index of a result column holding JSON text (SQL NULL splices as `null`). */
 export type Piece = string | number;
@@ -14,17 +14,6 @@ export interface CompiledOperation {
   statement: CompiledSql | null;
   /** The `data` object: concatenating the pieces gives its JSON text. */
   pieces: Piece[];
-}
-
-/**
- * HOOK for mutation root fields (the mutation compiler replaces this body with its call): a complete statement
- * (`WITH m AS (INSERT ... RETURNING *) SELECT <json>::text`) returning one row with one text column. Data-modifying
- * statements cannot sit inside a scalar subquery, so mutations are never part of the one-statement query form.
- */
-function compileMutationStatement(m: MutationIR, ctx: CompileContext): SQL {
-  void m;
-  void ctx;
-  throw new Error('mutation compilation is not available yet');
 }
 
 /** The SQL of one database root field (a query returning one row, one column "json"), or null. */
@@ -83,8 +72,9 @@ export function compileSequential(op: OperationIR): { statements: CompiledSql[];
     if (f.kind === 'typename') pushStatic(pieces, JSON.stringify(f.name));
     else if (f.kind === 'raw') pushStatic(pieces, f.json);
     else if (f.kind === 'mutation') {
-      pieces.push(statements.length);
-      statements.push(compile(compileMutationStatement(f.mutation, ctx)));
+      // A nested insert whose output reads other tables takes two statements (Note [Nested returning]): the last one's result is the piece.
+      for (const st of compileMutation(f.mutation, ctx)) statements.push(compile(st));
+      pieces.push(statements.length - 1);
     } else {
       pieces.push(statements.length);
       statements.push(compile(sql`SELECT (${compileRootField(f, ctx)!})::text`));
