@@ -3,7 +3,7 @@
 // `$.selectionSet.<field>.selectionSet.<fragment>.selectionSet.<field>`.
 import {
   GraphQLBoolean, GraphQLNonNull, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, isLeafType, getNamedType,
-  type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type SelectionSetNode,
+  type DirectiveNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type SelectionSetNode,
 } from 'graphql';
 import { extendPath } from '../../core/json-path.js';
 import { coerceLiteral, concrete, ve, type LiteralContext, type Parsed } from './input.js';
@@ -32,11 +32,11 @@ export interface CollectContext {
   lc: LiteralContext;
 }
 
-const META_FIELDS: Record<string, GraphQLField<unknown, unknown>> = { __schema: SchemaMetaFieldDef, __type: TypeMetaFieldDef };
+const META_FIELDS = new Map<string, GraphQLField<unknown, unknown>>([['__schema', SchemaMetaFieldDef], ['__type', TypeMetaFieldDef]]);
 
 const IF_TYPE = new GraphQLNonNull(GraphQLBoolean);
 
-function included(node: { directives?: readonly { name: { value: string }; arguments?: readonly { name: { value: string }; value: import('graphql').ValueNode }[] }[] }, path: string, cc: CollectContext): boolean {
+function included(node: { directives?: readonly DirectiveNode[] }, path: string, cc: CollectContext): boolean {
   for (const d of node.directives ?? []) {
     const name = d.name.value;
     if (name !== 'include' && name !== 'skip') throw ve(`directive "${name}" is not defined in the schema`, path);
@@ -62,7 +62,7 @@ export function collectFields(type: GraphQLObjectType, subs: SubSelection[], cc:
         const fpath = extendPath(path, name);
         if (!included(s, fpath, cc)) continue;
         const def = name === '__typename' ? null
-          : (fields[name] ?? (type.name === 'query_root' ? META_FIELDS[name] : undefined));
+          : (fields[name] ?? (type.name === 'query_root' ? META_FIELDS.get(name) : undefined));
         if (def === undefined) throw ve(`field "${name}" not found in type: '${type.name}'`, fpath);
         const sub: SubSelection[] = s.selectionSet ? [{ selectionSet: s.selectionSet, path: extendPath(fpath, 'selectionSet'), fragStack }] : [];
         const prev = out.get(alias);

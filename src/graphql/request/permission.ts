@@ -129,7 +129,7 @@ export function permissionToIR(cache: SchemaCache, table: TableInfo, exp: BoolEx
         if (e) items.push(e);
         continue;
       }
-      const rel = table.relationships[rawKey];
+      const rel = Object.prototype.hasOwnProperty.call(table.relationships, rawKey) ? table.relationships[rawKey] : undefined;
       if (rel) {
         const remote = cache.tables[qualifiedKey(rel.remoteTable)];
         if (!remote) continue;

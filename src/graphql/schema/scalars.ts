@@ -10,7 +10,7 @@ const BUILTIN: Record<string, string> = {
 /** The GraphQL scalar for a column / argument type (arrays use the Postgres array typname `_elem`). */
 export function scalarName(type: string, isArray = false): string {
   if (isArray) return `_${type}`;
-  return BUILTIN[type] ?? type;
+  return Object.prototype.hasOwnProperty.call(BUILTIN, type) ? BUILTIN[type] : type;
 }
 
 const NUMERIC = new Set(['int2', 'int4', 'int8', 'float4', 'float8', 'numeric', 'money']);
@@ -111,7 +111,7 @@ export function parsePgValue(type: string, isArray: boolean, value: unknown, pat
     if (Array.isArray(value)) return value.map((x, i) => parsePgValue(type, false, x, `${path}[${i}]`));
     throw parseFailed(`parsing Text failed, expected String, but encountered ${kind}`, path);
   }
-  const known = AESON_NAME[type];
+  const known = Object.prototype.hasOwnProperty.call(AESON_NAME, type) ? AESON_NAME[type] : undefined;
   if (known) {
     const [name, want] = known;
     if (kind !== want) throw parseFailed(`parsing ${name} failed, expected ${want}, but encountered ${kind}`, path);

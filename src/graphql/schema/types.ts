@@ -30,7 +30,7 @@ const BUILTIN_SCALARS: Record<string, GraphQLScalarType> = {
 };
 
 export function scalarType(ctx: RoleContext, name: string): GraphQLScalarType {
-  const builtin = BUILTIN_SCALARS[name];
+  const builtin = Object.prototype.hasOwnProperty.call(BUILTIN_SCALARS, name) ? BUILTIN_SCALARS[name] : undefined;
   if (builtin) return builtin;
   return named(ctx, name, () => new GraphQLScalarType({ name, serialize: (v) => v, parseValue: (v) => v }));
 }
