@@ -67,7 +67,11 @@ export type MutationOutputIR =
   /** `_one` / `_by_pk`: the (first) affected row, or null. */
   | { kind: 'single'; fields: Array<[string, FieldIR]> };
 
-export type MutationIR =
+export type MutationIR = (
   | { kind: 'insert'; insert: InsertIR; output: MutationOutputIR }
   | { kind: 'update'; update: UpdateIR; output: MutationOutputIR }
-  | { kind: 'delete'; delete: DeleteIR; output: MutationOutputIR };
+  | { kind: 'delete'; delete: DeleteIR; output: MutationOutputIR }
+) & {
+  /** Path reported with database errors of the statement (inserts: the `objects` / `object` argument); default `$`. */
+  errorPath?: string;
+};

@@ -15,20 +15,26 @@ import { tableFields, whereIR, type Translator } from './translate.js';
 import { insertIR } from './mutation-insert.js';
 import { leafValue, objectFields, permissionIR, pgTypeOf, presetValues, TEXT, viewOrStub } from './mutation-values.js';
 
-/** Whether the role schema has mutation fields usable without backend-only privileges. */
-export function hasNonBackendMutations(ctx: RoleContext): boolean {
-  for (const m of mutationFieldMetas(ctx).values()) if (!m.backendOnly) return true;
+/**
+ * Insert fields of backend_only permissions exist only for requests with backend-only privileges, and (as in the
+ * original, where such requests get the role's backend schema) other insert fields only for requests without them.
+ */
+const visible = (m: MutationFieldMeta, backendOnly: boolean): boolean => m.backendOnly === backendOnly || m.kind !== 'insert' && m.kind !== 'insert_one';
+
+/** Whether the role schema has mutation fields usable by this request. */
+export function hasVisibleMutations(ctx: RoleContext, backendOnly: boolean): boolean {
+  if (ctx.role === 'admin') return mutationFieldMetas(ctx).size > 0;
+  for (const m of mutationFieldMetas(ctx).values()) if (visible(m, backendOnly)) return true;
   return false;
 }
 
-/**
- * A mutation_root field → IR. Fields of backend_only insert permissions exist only for requests with backend-only
- * privileges; their plans depend on the session, so they are not cached (marked as shaped).
- */
+/** A mutation_root field → IR. Plans of insert fields depend on the request's privileges, so they are not cached. */
 export function mutationRootField(t: Translator, f: CollectedField, backendOnly: boolean): RootFieldIR {
   const meta = mutationFieldMetas(t.rs.ctx).get(f.name);
-  if (!meta || (meta.backendOnly && !backendOnly)) throw ve(`field "${f.name}" not found in type: 'mutation_root'`, f.path);
-  if (meta.backendOnly) t.cc.lc.markShaped();
+  if (!meta || (t.rs.ctx.role !== 'admin' && !visible(meta, backendOnly))) {
+    throw ve(`field "${f.name}" not found in type: 'mutation_root'`, f.path);
+  }
+  if (t.rs.ctx.role !== 'admin' && (meta.kind === 'insert' || meta.kind === 'insert_one')) t.cc.lc.markShaped();
   return mutationRootFieldIR(t, meta, f);
 }
 
@@ -91,8 +97,8 @@ function updateIR(t: Translator, table: TableInfo, args: Map<string, Parsed>, wh
   if (multi.length > 0) {
     throw ve(`column found in multiple operators; ${multi.map(([c, ops]) => `"${c}" in ${ops.join(', ')}`).join('. ')}`, '$');
   }
-  // With no operator items the original runs nothing (presets alone do not make an update).
-  const ops = items.length === 0 ? [] : [
+  // Presets first; with neither presets nor items the original runs nothing (affected_rows 0).
+  const ops = [
     ...presets.map(([column, value]) => ({ column, op: 'set' as const, value })),
     ...items.map(({ column, op, value }) => ({ column, op, value })),
   ];
@@ -117,7 +123,7 @@ export function mutationRootFieldIR(t: Translator, meta: MutationFieldMeta, f: C
       const objs = many ? listOf(t, args.get('objects')) : [args.get('object') as Parsed];
       const paths = objs.map((_, i) => (many ? extendPath(argPath('objects'), i) : argPath('object')));
       const insert = insertIR(t, table, objs, paths, args.get('on_conflict'), argPath('on_conflict'));
-      mutation = { kind: 'insert', insert, output: output(t, meta, f) };
+      mutation = { kind: 'insert', insert, output: output(t, meta, f), errorPath: argPath(many ? 'objects' : 'object') };
       break;
     }
     case 'update':
