@@ -89,7 +89,8 @@ async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, valu
     const r = await client.query<unknown[]>({ name: st.name, text: st.text, values, rowMode: 'array' });
     return r.rows[0] ?? null;
   } catch (e) {
-    throw mapExecutionError(e, { text: st.text, values });
+    const err = mapExecutionError(e, { text: st.text, values });
+    throw st.errorPath && err.path === '$' ? err.at(st.errorPath) : err;
   }
 }
 

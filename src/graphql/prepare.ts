@@ -11,7 +11,7 @@ import { toJson, ve, type LiteralContext } from './request/input.js';
 import { introspectionJson } from './request/introspection.js';
 import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from './request/operation.js';
 import { rootFieldIR, type Translator } from './request/translate.js';
-import { hasNonBackendMutations, mutationRootField } from './request/mutation-root.js';
+import { hasVisibleMutations, mutationRootField } from './request/mutation-root.js';
 
 export interface GraphQLRequestBody {
   query: string;
@@ -49,7 +49,7 @@ export function prepareOperation(
   let rootName: string;
   if (op.operation === 'mutation') {
     const m = rs.schema.getMutationType();
-    if (!m || !(session.backendOnly === true || hasNonBackendMutations(rs.ctx))) throw ve('no mutations exist', '$');
+    if (!m || !hasVisibleMutations(rs.ctx, session.backendOnly === true)) throw ve('no mutations exist', '$');
     root = m;
     rootName = 'mutation_root';
   } else if (op.operation === 'subscription') {

@@ -81,6 +81,8 @@ export const empty: SQL = node([]);
 export interface CompiledSql {
   text: string;
   slots: ParamSlot[];
+  /** JSON path reported with this statement's database errors instead of `$` (an insert's `objects` argument). */
+  errorPath?: string;
 }
 
 function slotKey(s: ParamSlot): string | null {
