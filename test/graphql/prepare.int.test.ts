@@ -19,7 +19,7 @@ test('syntax errors and operation selection', (t) => {
   t.deepEqual(prepError(e, admin, two), vf('exactly one operation has to be present in the document when operationName is not specified', '$'));
   t.deepEqual(prepError(e, admin, { query: two, operationName: 'c' }), vf('no such operation found in the document: "c"', '$'));
   t.is(prep(e, admin, { query: two, operationName: 'b' }).ir.fields[0][0], 'article');
-  t.deepEqual(prepError(e, admin, 'mutation { x }'), vf('no mutations exist', '$'));
+  t.deepEqual(prepError(e, user, 'mutation { x }'), vf('no mutations exist', '$'));
 });
 
 test('unknown fields and operators', (t) => {
