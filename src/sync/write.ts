@@ -29,7 +29,12 @@ const MAX_ATTEMPTS = 10;
 export async function runMetadataWrite(
   w: WriteContext,
   body: unknown,
-  who: { role: string; requestId: string },
+  who: {
+    role: string;
+    requestId: string;
+    session?: { role: string; variables: Record<string, string> };
+    stringifyNumeric?: boolean;
+  },
 ): Promise<WriteResult> {
   for (let attempt = 1; ; attempt++) {
     const client = await w.pool.connect();
@@ -39,7 +44,9 @@ export async function runMetadataWrite(
       await lockWriters(client);
       const state = await catchUp(client, w.store.get(), w.projector);
       w.store.swap(state);
-      const result = await runMetadataQuery(body, { client, state, role: who.role, requestId: who.requestId });
+      const result = await runMetadataQuery(body, {
+        client, state, role: who.role, requestId: who.requestId, session: who.session, stringifyNumeric: who.stringifyNumeric,
+      });
       const meta = metaOf(body, who);
       const seq = await appendEvents(client, result.events, state.seq, { instanceId: w.instanceId, meta });
       const next: EngineState = result.state.seq === seq ? result.state : { ...result.state, seq };

@@ -3,6 +3,7 @@ import type Router from '@koa/router';
 import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors.js';
 import { runMetadataWrite } from '../../sync/write.js';
 import { readJson } from '../body.js';
+import { isDmlOnly } from '../../metadata/dml/index.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
@@ -17,9 +18,15 @@ export function queryRoutes(router: Router, rt: Runtime): void {
       session = await sessionFor(ctx.req.headers, rt);
       ctx.state.role = session.role;
       const body = await readJson(ctx);
-      if (session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only', { path: '$.args' });
+      // v1 DML (select/count/insert/update/delete) runs as the caller's role; everything else is admin only.
+      if (session.role !== 'admin' && !isDmlOnly(body)) throw new EngineError('access-denied', 'restricted access : admin only', { path: '$.args' });
       if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
-      const result = await runMetadataWrite(rt.write, body, { role: session.role, requestId });
+      const result = await runMetadataWrite(rt.write, body, {
+        role: session.role,
+        requestId,
+        session,
+        stringifyNumeric: rt.config.stringifyNumericTypes,
+      });
       ctx.status = 200;
       ctx.type = 'application/json';
       ctx.body = JSON.stringify(result.response ?? null);
