@@ -1,12 +1,12 @@
 // SelectIR / AggregateIR → one SELECT whose single column "json" is the field's JSON, built by Postgres.
 // Shape (Note [Select shape]):
 //   SELECT coalesce(json_agg(json_build_object('k', "_root"."c", 'rel', "_1_rel.j"."json") ORDER BY ...), '[]') AS "json"
-//   FROM (SELECT * FROM "s"."t" AS "_root" WHERE ... [ORDER BY ... LIMIT ... OFFSET ...]) AS "_root"
+//   FROM (SELECT "_root"."c", ... FROM "s"."t" AS "_root" WHERE ... [ORDER BY ... LIMIT ... OFFSET ...]) AS "_root"
 //   LEFT JOIN LATERAL (<nested select>) AS "_1_rel.j" ON true
-// The base subquery selects `*` so that the alias is a whole row of the table type (computed fields take it as
-// argument); it orders only when LIMIT/OFFSET/DISTINCT ON need it, and json_agg orders the output. Order
-// expressions only mention the alias, which names the table inside the base and the base outside, so one compiled
-// ORDER BY serves both levels.
+// The base subquery selects the columns the levels above read (columns.ts), or `*` when a computed field takes the
+// whole row (then the alias is a row of the table type); it orders only when LIMIT/OFFSET/DISTINCT ON need it, and
+// json_agg orders the output. Order expressions only mention the alias, which names the table inside the base and
+// the base outside, so one compiled ORDER BY serves both levels.
 import type { AggregateIR, FieldIR, SelectArgsIR, SelectIR, SelectSource, ValueIR } from '../ir/types.js';
 import { empty, ident, join, literal, raw, sql, value, type SQL } from './builder.js';
 import type { CompileContext } from './context.js';
@@ -15,6 +15,7 @@ import { compileOrderBy } from './orderby.js';
 import { toPgParam } from './params.js';
 import { compileBoolExp, relationshipJoin, typedParam } from './boolexp.js';
 import { aggregateCall, countExpr } from './aggregate.js';
+import { aggregateColumns, selectColumns } from './columns.js';
 
 /** Where a nested select hangs: the parent's row alias and, for relationships, the join condition. */
 export interface Nesting {
@@ -59,7 +60,10 @@ function limitOffset(args: SelectArgsIR): SQL {
  * every remote row for every parent row (seen on the bench's Q6: 4x slower). With it the base stays a parameterised
  * per-row index lookup, and a relationship that matches several rows cannot duplicate the parent row.
  */
-function baseFrom(source: SelectSource, args: SelectArgsIR, alias: string, orderBy: SQL | null, nest: Nesting, ctx: CompileContext, single: boolean): SQL {
+function baseFrom(
+  source: SelectSource, args: SelectArgsIR, alias: string, orderBy: SQL | null, nest: Nesting, ctx: CompileContext, single: boolean,
+  columns: string[] | null,
+): SQL {
   const conds: SQL[] = [];
   if (nest.joinCond) conds.push(nest.joinCond);
   if (args.where && args.where.kind !== 'true') conds.push(compileBoolExp(args.where, alias, ctx));
@@ -69,7 +73,8 @@ function baseFrom(source: SelectSource, args: SelectArgsIR, alias: string, order
   const needsOrder = args.limit !== null || args.permissionLimit !== null || args.offset !== null || distinctCols !== null;
   const order = !needsOrder ? empty : orderBy ? sql` ORDER BY ${orderBy}` : distinctCols ? sql` ORDER BY ${distinctCols}` : empty;
   const one = single && nest.parentAlias !== null && args.limit === null && args.permissionLimit === null && args.offset === null ? raw(' LIMIT 1') : empty;
-  return sql`(SELECT ${distinct}* FROM ${sourceSql(source, nest.parentAlias)} AS ${ident(alias)}${where}${order}${limitOffset(args)}${one}) AS ${ident(alias)}`;
+  const list = columns === null ? raw('*') : join(columns.map((c) => ident(alias, c)), ', ');
+  return sql`(SELECT ${distinct}${list} FROM ${sourceSql(source, nest.parentAlias)} AS ${ident(alias)}${where}${order}${limitOffset(args)}${one}) AS ${ident(alias)}`;
 }
 
 const JSON_PATH_TYPE = { type: 'text', typeSchema: 'pg_catalog', array: true };
@@ -123,7 +128,7 @@ function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, alias: str
 /** A select as a query with one row and one column "json": an array of objects, or (single) an object or no row. */
 export function selectQuery(sel: SelectIR, alias: string, single: boolean, nest: Nesting, ctx: CompileContext): SQL {
   const orderBy = compileOrderBy(sel.args.orderBy, alias, ctx);
-  const base = baseFrom(sel.source, sel.args, alias, orderBy, nest, ctx, single);
+  const base = baseFrom(sel.source, sel.args, alias, orderBy, nest, ctx, single, selectColumns(sel.fields, sel.args.orderBy));
   const laterals: SQL[] = [];
   const obj = rowObject(sel.fields, alias, ctx, laterals);
   if (single) return sql`SELECT ${obj} AS "json" FROM ${base}${laterals}`;
@@ -134,7 +139,7 @@ export function selectQuery(sel: SelectIR, alias: string, single: boolean, nest:
 /** `<t>_aggregate`: aggregate values and nodes over the same (filtered, ordered, limited) rows. */
 export function aggregateQuery(agg: AggregateIR, alias: string, nest: Nesting, ctx: CompileContext): SQL {
   const orderBy = compileOrderBy(agg.args.orderBy, alias, ctx);
-  const base = baseFrom(agg.source, agg.args, alias, orderBy, nest, ctx, false);
+  const base = baseFrom(agg.source, agg.args, alias, orderBy, nest, ctx, false, aggregateColumns(agg.fields, agg.args.orderBy));
   const laterals: SQL[] = [];
   const pairs = agg.fields.map(([key, f]): [string, SQL] => {
     switch (f.kind) {

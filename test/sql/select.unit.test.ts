@@ -10,7 +10,7 @@ test('simple select', (t) => {
   const c = compileOperation(query(['author', rootSelect(select(table('author'), cols('id', 'name')))]));
   t.is(c.statement?.text,
     'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id", \'name\', "_root"."name")), \'[]\') AS "json" ' +
-    'FROM (SELECT * FROM "public"."author" AS "_root") AS "_root")::text AS "0"');
+    'FROM (SELECT "_root"."id", "_root"."name" FROM "public"."author" AS "_root") AS "_root")::text AS "0"');
   t.deepEqual(c.pieces, ['{"author":', 0, '}']);
 });
 
@@ -20,7 +20,7 @@ test('where, order, literal limit (user and permission) and offset written as in
   }))]));
   t.is(c.statement?.text,
     'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id") ORDER BY "_root"."id" DESC NULLS FIRST), \'[]\') AS "json" ' +
-    'FROM (SELECT * FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4") ORDER BY "_root"."id" DESC NULLS FIRST ' +
+    'FROM (SELECT "_root"."id" FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4") ORDER BY "_root"."id" DESC NULLS FIRST ' +
     'LIMIT least(5, 3) OFFSET 1) AS "_root")::text AS "0"');
   t.deepEqual(c.statement?.slots.map((s) => s.kind), ['variable']);
 });
@@ -34,11 +34,11 @@ test('relationships are lateral joins with counter-named aliases', (t) => {
   ]))]));
   t.is(c.statement?.text,
     'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id", \'articles\', "_0_articles.j"."json")), \'[]\') AS "json" ' +
-    'FROM (SELECT * FROM "public"."author" AS "_root") AS "_root" ' +
+    'FROM (SELECT "_root"."id" FROM "public"."author" AS "_root") AS "_root" ' +
     'LEFT JOIN LATERAL (SELECT coalesce(json_agg(json_build_object(\'author\', "_1_author.j"."json") ORDER BY "_0_articles"."id" ASC NULLS LAST), \'[]\') AS "json" ' +
-    'FROM (SELECT * FROM "public"."article" AS "_0_articles" WHERE "_0_articles"."author_id" = "_root"."id") AS "_0_articles" ' +
+    'FROM (SELECT "_0_articles"."author_id", "_0_articles"."id" FROM "public"."article" AS "_0_articles" WHERE "_0_articles"."author_id" = "_root"."id") AS "_0_articles" ' +
     'LEFT JOIN LATERAL (SELECT json_build_object(\'name\', "_1_author"."name") AS "json" ' +
-    'FROM (SELECT * FROM "public"."author" AS "_1_author" WHERE "_1_author"."id" = "_0_articles"."author_id" LIMIT 1) AS "_1_author") AS "_1_author.j" ON true' +
+    'FROM (SELECT "_1_author"."name" FROM "public"."author" AS "_1_author" WHERE "_1_author"."id" = "_0_articles"."author_id" LIMIT 1) AS "_1_author") AS "_1_author.j" ON true' +
     ') AS "_0_articles.j" ON true)::text AS "0"');
 });
 
@@ -49,8 +49,8 @@ test('by pk, aggregate and static fields in one statement', (t) => {
     ['agg', rootAgg({ source: table('author'), args: select(table('author'), []).args, fields: [['aggregate', { kind: 'aggregate', fields: [['count', { kind: 'count', columns: ['id', 'name'], distinct: true }]] }]] })],
   ));
   t.is(c.statement?.text,
-    'SELECT (SELECT json_build_object(\'id\', "_root"."id") AS "json" FROM (SELECT * FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4")) AS "_root")::text AS "0", ' +
-    '(SELECT json_build_object(\'aggregate\', json_build_object(\'count\', count(DISTINCT ("_root"."id", "_root"."name")))) AS "json" FROM (SELECT * FROM "public"."author" AS "_root") AS "_root")::text AS "1"');
+    'SELECT (SELECT json_build_object(\'id\', "_root"."id") AS "json" FROM (SELECT "_root"."id" FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4")) AS "_root")::text AS "0", ' +
+    '(SELECT json_build_object(\'aggregate\', json_build_object(\'count\', count(DISTINCT ("_root"."id", "_root"."name")))) AS "json" FROM (SELECT "_root"."id", "_root"."name" FROM "public"."author" AS "_root") AS "_root")::text AS "1"');
   t.deepEqual(c.pieces, ['{"one":', 0, ',"__typename":"query_root","agg":', 1, '}']);
 });
 
@@ -62,7 +62,7 @@ test('only static fields: no statement', (t) => {
 
 test('distinct on orders by the distinct columns when there is no order by', (t) => {
   const c = compileOperation(query(['a', rootSelect(select(table('t'), cols('x'), { distinctOn: ['x'] }))]));
-  t.regex(c.statement!.text, /SELECT DISTINCT ON \("_root"\."x"\) \* FROM "public"\."t" AS "_root" ORDER BY "_root"\."x"\)/);
+  t.regex(c.statement!.text, /SELECT DISTINCT ON \("_root"\."x"\) "_root"\."x" FROM "public"\."t" AS "_root" ORDER BY "_root"\."x"\)/);
 });
 
 test('aggregate op names are checked before they reach SQL', (t) => {
@@ -74,4 +74,13 @@ test('aggregate op names are checked before they reach SQL', (t) => {
 test('variable limit and offset are parameters', (t) => {
   const c = compileOperation(query(['a', rootSelect(select(table('author'), cols('id'), { limit: variable('l'), offset: variable('o', 'int8'), permissionLimit: 2 }))]));
   t.regex(c.statement!.text, /LIMIT least\(\$1::"int4", 2\) OFFSET \$2::"int8"\)/);
+});
+
+test('the base selects only what the upper levels read, or * when a computed field takes the row', (t) => {
+  const narrow = compileOperation(query(['a', rootSelect(select(table('t'), [['x', col('x')]], { orderBy: [desc('y')], limit: lit(3) }))]));
+  t.regex(narrow.statement!.text, /\(SELECT "_root"\."x", "_root"\."y" FROM "public"\."t" AS "_root" ORDER BY "_root"\."y" DESC NULLS FIRST LIMIT 3\)/);
+  const whole = compileOperation(query(['a', rootSelect(select(table('t'), [
+    ['x', col('x')], ['c', { kind: 'computed_scalar', function: { schema: 'public', name: 'f' }, args: [{ kind: 'row', name: null }], type: 'int4', stringify: false }],
+  ]))]));
+  t.regex(whole.statement!.text, /\(SELECT \* FROM "public"\."t" AS "_root"\)/);
 });
