@@ -311,7 +311,7 @@ function resolveComputedField(
   if (cf.definition.session_argument !== undefined) {
     const i = fn.args.findIndex((a) => a.name === cf.definition.session_argument);
     if (i < 0) errors.push(`${q(cf.definition.session_argument)} is not an input argument of the function ${qt(fname)}`);
-    else if (fn.args[i].type !== 'json') errors.push(`${q(cf.definition.session_argument)} argument of the function ${qt(fname)} is not of type JSON`);
+    else if (fn.args[i].type !== 'json' && fn.args[i].type !== 'jsonb') errors.push(`${q(cf.definition.session_argument)} argument of the function ${qt(fname)} is not of type JSON`);
     else sessionArgIndex = i;
   }
   if (errors.length) {
@@ -426,7 +426,13 @@ function resolvePresets(set: unknown, info: TableInfo): Record<string, unknown> 
   return s;
 }
 
+const MUTABILITY = { insert: 'insertable', update: 'updatable', delete: 'deletable' } as const;
+
 function resolvePermission(info: TableInfo, kind: PermKind, def: Record<string, unknown>, tables: Record<string, TableInfo>): unknown {
+  // Mutation permissions on a view need a view Postgres can write through.
+  if (kind !== 'select' && info.pg.kind !== 'table' && info.pg.kind !== 'partitioned_table' && !info.pg[MUTABILITY[kind]]) {
+    fail(`view ${qt(info.name)} is not ${MUTABILITY[kind]}`);
+  }
   switch (kind) {
     case 'select': {
       const columns = resolveColumns(def.columns, info);

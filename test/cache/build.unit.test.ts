@@ -157,3 +157,17 @@ test('tracked functions resolve; bad ones are inconsistent', (t) => {
     'in function "missing": no such function exists in postgres : "missing"',
   ]);
 });
+
+test('mutation permissions on a view Postgres cannot write through are inconsistent', (t) => {
+  const cat = blogCatalog();
+  const v = table('author_view', [col('id'), col('name', 'text')], { kind: 'view' });
+  v.insertable = false;
+  cat.tables['public.author_view'] = v;
+  const c = build([
+    track('author_view'),
+    ev('permission_created', { table: T('author_view'), kind: 'insert', role: 'u', permission: { check: {} }, comment: null }),
+    ev('permission_created', { table: T('author_view'), kind: 'select', role: 'u', permission: { columns: '*', computed_fields: [], filter: {}, allow_aggregations: false }, comment: null }),
+  ], cat);
+  t.deepEqual(c.inconsistent.map((i) => i.reason), ['in table "author_view": in permission for role "u": view "author_view" is not insertable']);
+  t.truthy(c.tables['public.author_view'].permissions.u.select);
+});
