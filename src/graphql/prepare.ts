@@ -32,7 +32,7 @@ export interface PreparedOperation {
 
 function parseQuery(query: string): DocumentNode {
   try {
-    return parse(query, { noLocation: true });
+    return parse(query); // locations tell a shorthand `{ ... }` query from `query { ... }` (operationName rules)
   } catch {
     throw ve('not a valid graphql query', '$.query');
   }

@@ -3,20 +3,38 @@ import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchem
 import { extendPath } from '../../core/json-path.js';
 import { coerceJson, coerceLiteral, ve, type LiteralContext, type Parsed, type VariableInfo } from './input.js';
 
+/** A `{ ... }` query without the `query` keyword (the original treats it apart in the operationName rules). */
+const isShorthand = (op: OperationDefinitionNode): boolean =>
+  !!op.loc && op.loc.source.body.charAt(op.loc.start) === '{';
+
 export function pickOperation(doc: DocumentNode, operationName: string | null | undefined): OperationDefinitionNode {
-  const ops = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
-  if (operationName === null || operationName === undefined) {
-    if (ops.length !== 1) throw ve('exactly one operation has to be present in the document when operationName is not specified', '$');
-    return ops[0];
+  const all = doc.definitions.filter((d): d is OperationDefinitionNode => d.kind === Kind.OPERATION_DEFINITION);
+  const shorthand = all.filter(isShorthand);
+  const typed = all.filter((o) => !isShorthand(o));
+  if (operationName !== null && operationName !== undefined) {
+    if (shorthand.length > 0) throw ve('operationName cannot be used when an anonymous operation exists in the document', '$');
+    const op = typed.find((o) => o.name?.value === operationName);
+    if (!op) throw ve(`no such operation found in the document: "${operationName}"`, '$');
+    return op;
   }
-  const op = ops.find((o) => o.name?.value === operationName);
-  if (!op) throw ve(`no such operation found in the document: "${operationName}"`, '$');
-  return op;
+  if (shorthand.length === 1 && typed.length === 0) return shorthand[0];
+  if (shorthand.length === 0 && typed.length === 1) return typed[0];
+  throw ve('exactly one operation has to be present in the document when operationName is not specified', '$');
 }
 
+/** Fragment definitions by name (duplicates and directives on definitions are errors, as in the original). */
 export function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNode> {
   const out = new Map<string, FragmentDefinitionNode>();
-  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) out.set(d.name.value, d);
+  const dups: string[] = [];
+  for (const d of doc.definitions) {
+    if (d.kind !== Kind.FRAGMENT_DEFINITION) continue;
+    if (out.has(d.name.value)) dups.push(d.name.value);
+    out.set(d.name.value, d);
+  }
+  if (dups.length > 0) throw ve(`the following fragments are defined more than once: ${dups.join(', ')}`, '$');
+  for (const d of out.values()) {
+    if ((d.directives ?? []).length > 0) throw ve('unexpected directives at fragment definition', '$');
+  }
   return out;
 }
 
@@ -76,7 +94,7 @@ export function checkVariables(defs: VariableDef[], values: Record<string, unkno
     if (Object.prototype.hasOwnProperty.call(vals, d.name)) value = coerceJson(d.type, vals[d.name], extendPath(path, d.name));
     else value = d.defaultValue;
     if (!value) {
-      throw ve(`expecting a value for non-nullable variable: "${d.name}" of type: ${String(d.type)} in variableValues`, path);
+      throw ve(`expecting a value for non-nullable variable: ${d.name} of type: ${String(d.type)} in variableValues`, path);
     }
     out.set(d.name, { type: d.type, value });
   }
