@@ -16,6 +16,7 @@ export interface InsertRowIR {
 }
 
 export interface OnConflictIR {
+  /** Empty: no conflict target (`ON CONFLICT DO NOTHING`, v1 insert's `action: ignore` without a constraint). */
   constraint: string;
   /** Empty: DO NOTHING. */
   updateColumns: string[];
@@ -37,7 +38,8 @@ export interface InsertIR {
   updateCheck: BoolExpIR | null;
 }
 
-export type UpdateOpKind = 'set' | 'inc' | 'append' | 'prepend' | 'delete_key' | 'delete_elem' | 'delete_at_path';
+/** `mul` and `default` (value ignored: the column's DEFAULT) come from the v1 update query ($mul, $default). */
+export type UpdateOpKind = 'set' | 'inc' | 'append' | 'prepend' | 'delete_key' | 'delete_elem' | 'delete_at_path' | 'mul' | 'default';
 
 export interface UpdateIR {
   table: QualifiedName;

@@ -31,7 +31,7 @@ function keyOf(cte: string, column: string, mayBeEmpty: boolean, message: string
 function onConflictSql(ins: InsertIR, st: MutationStatement): SQL {
   const oc = ins.onConflict;
   if (!oc) return raw('');
-  const target = sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)}`;
+  const target = oc.constraint === '' ? raw(' ON CONFLICT') : sql` ON CONFLICT ON CONSTRAINT ${ident(oc.constraint)}`;
   if (oc.updateColumns.length === 0) return sql`${target} DO NOTHING`;
   const sets = [
     ...oc.updateColumns.filter((c) => !oc.presets.some(([p]) => p === c)).map((c) => sql`${ident(c)} = EXCLUDED.${ident(c)}`),

@@ -24,6 +24,8 @@ function opExpr(op: UpdateOpKind, column: string, v: ValueIR): SQL {
   switch (op) {
     case 'set': return columnValue(v);
     case 'inc': return sql`${col} + ${typedParam(v)}`;
+    case 'mul': return sql`${col} * ${typedParam(v)}`;
+    case 'default': return raw('DEFAULT');
     case 'append': return sql`${col} || ${typedParam(v)}`;
     case 'prepend': return sql`${typedParam(v)} || ${col}`;
     case 'delete_key': case 'delete_elem': return sql`${col} - ${typedParam(v)}`;
