@@ -285,6 +285,11 @@ class Run {
     return result;
   }
 
+  // Note [Catalog freshness]
+  // Decisions need the catalog as this transaction sees it (a bulk may have created the table it tracks), so
+  // the first operation that decides re-reads it, and run_sql marks it stale. Enum rows are different: the
+  // original reads them when it builds metadata, not on every data change, so they are carried over and only
+  // re-read for the enum tables an operation touches, or for all on reload/replace/checked run_sql.
   /** Re-reads the catalog once per request (and after SQL), keeping the enum rows read before. */
   private async freshCatalog(): Promise<void> {
     if (this.catalogFresh) return;
@@ -308,6 +313,11 @@ class Run {
   }
 }
 
+// Note [Consistency checks]
+// The original stores an object and rebuilds: an inconsistency of that very object is a 400 constraint-violation
+// (the reasons, with the objects as `internal`); other objects newly inconsistent are 400 unexpected "new
+// inconsistent metadata"; after run_sql it is a 500 "newly found"; replace/drop_inconsistent allow none at all.
+// Objects are compared by id, so an object that was already inconsistent before does not count as new.
 function enforce(check: Check, before: SchemaCache, after: SchemaCache): void {
   if (check.mode === 'none') return;
   if (check.mode === 'strict') {
