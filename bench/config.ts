@@ -35,8 +35,8 @@ const HELP = `usage: npm run bench -- [options]
   --engine-only         do not start or load the ceiling
   --engine-url URL      use an engine already running at URL (BENCH_ENGINE_URL); its metadata is still set up
   --engine-root DIR     spawn DIR/bin/engine.mjs, e.g. a clean git worktree of a commit (BENCH_ENGINE_ROOT)
-  --engine-port N       port for the spawned engine (BENCH_ENGINE_PORT, default 18080)
-  --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 18081)
+  --engine-port N       port for the spawned engine (BENCH_ENGINE_PORT, default 0 = any free port)
+  --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 0 = any free port)
   --pg-pool N           Postgres pool size of the ceiling and of the spawned engine (BENCH_PG_POOL, default 16)
   --check               compare the JSON of both targets and stop (no load)
   --explain             also EXPLAIN ANALYZE the engine's SQL (via /v1/graphql/explain) and the ceiling's per query
@@ -72,6 +72,12 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     return n;
   };
 
+  const port = (flag: string, envName: string): number => {
+    const s = str(flag, envName);
+    const n = s === undefined ? 0 : Number(s);
+    if (!Number.isInteger(n) || n < 0 || n > 65535) throw new Error(`--${flag}/${envName} must be a port number, got ${s}`);
+    return n;
+  };
   const quick = flags.get('quick') === true || env.BENCH_QUICK === '1';
   const only = str('only', 'BENCH_ONLY');
   const targets: ('engine' | 'ceiling')[] = flags.has('ceiling-only') ? ['ceiling'] : flags.has('engine-only') ? ['engine'] : ['engine', 'ceiling'];
@@ -88,8 +94,8 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     targets,
     engineRoot: str('engine-root', 'BENCH_ENGINE_ROOT') ?? null,
     engineUrl: str('engine-url', 'BENCH_ENGINE_URL') ?? null,
-    enginePort: Math.floor(num('engine-port', 'BENCH_ENGINE_PORT', 18080)),
-    ceilingPort: Math.floor(num('ceiling-port', 'BENCH_CEILING_PORT', 18081)),
+    enginePort: port('engine-port', 'BENCH_ENGINE_PORT'),
+    ceilingPort: port('ceiling-port', 'BENCH_CEILING_PORT'),
     pgPool: Math.floor(num('pg-pool', 'BENCH_PG_POOL', 16)),
     resultsDir: str('results', 'BENCH_RESULTS') ?? new URL('./results/', import.meta.url).pathname,
     quick,

@@ -1,7 +1,8 @@
 // The engine under test: spawn `node bin/engine.mjs serve` on the bench database, wait until it answers, and set up
 // its metadata (tables tracked, relationships from foreign keys) through POST /v1/query.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createWriteStream, readFileSync, readdirSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
+import { createServer, connect, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { log } from './log.js';
@@ -39,32 +40,60 @@ function stopper(child: ChildProcess): () => Promise<void> {
     });
 }
 
-/** Starts the engine as a child process; its output goes to `logFile`. */
+/** A port nothing listens on right now (the OS picks it). */
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as AddressInfo;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/** Fails when something already accepts connections on the port: the readiness probe would talk to it instead. */
+export async function assertPortFree(port: number): Promise<void> {
+  const busy = await new Promise<boolean>((resolve) => {
+    const sock = connect({ port, host: '127.0.0.1' });
+    sock.once('connect', () => {
+      sock.destroy();
+      resolve(true);
+    });
+    sock.once('error', () => resolve(false));
+  });
+  if (busy) throw new Error(`port ${port} is already in use; pick another (--engine-port / --ceiling-port) or 0 for any free port`);
+}
+
+/** Starts the engine as a child process (port 0: any free port); its output goes to `logFile`. */
 export async function spawnEngine(opts: {
   databaseUrl: string;
   port: number;
   logFile: string;
   env?: NodeJS.ProcessEnv;
   root?: string | null; // checkout holding bin/engine.mjs (default: the one this file is in)
+  nodeArgs?: string[]; // e.g. --cpu-prof
 }): Promise<SpawnedProcess> {
   const root = resolve(opts.root ?? ROOT);
-  const out = createWriteStream(opts.logFile);
-  const child = spawn(process.execPath, [join(root, 'bin/engine.mjs'), 'serve'], {
+  const port = opts.port === 0 ? await freePort() : opts.port;
+  await assertPortFree(port);
+  // The child writes straight to the file: piping through this process would cost the load driver CPU.
+  const out = openSync(opts.logFile, 'w');
+  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,
       ENGINE_GRAPHQL_DATABASE_URL: opts.databaseUrl,
-      ENGINE_GRAPHQL_SERVER_PORT: String(opts.port),
+      ENGINE_GRAPHQL_SERVER_PORT: String(port),
       ENGINE_GRAPHQL_SERVER_HOST: '127.0.0.1',
       // The expected bodies are written for numbers as JSON numbers.
       ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: 'false',
       ...opts.env,
     },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', out, out],
   });
-  child.stdout!.pipe(out);
-  child.stderr!.pipe(out);
-  const url = `http://127.0.0.1:${opts.port}`;
+  closeSync(out);
+  const url = `http://127.0.0.1:${port}`;
   log('engine.spawn', { pid: child.pid, url, root, logFile: opts.logFile });
   const stop = stopper(child);
   try {
@@ -73,12 +102,16 @@ export async function spawnEngine(opts: {
     await stop();
     throw e;
   }
+  // A child that died right away (e.g. port taken after all) must not pass for ready on someone else's server.
+  await new Promise((r) => setTimeout(r, 300));
+  if (child.exitCode !== null) throw new Error(`engine exited with code ${child.exitCode} right after start (log: ${opts.logFile})`);
   log('engine.ready', { url });
   return { child, url, logFile: opts.logFile, stop };
 }
 
 /** Starts the ceiling in its own process (bench/ceiling-main.ts through tsx). */
 export async function spawnCeiling(opts: { databaseUrl: string; port: number; poolSize: number }): Promise<SpawnedProcess> {
+  if (opts.port !== 0) await assertPortFree(opts.port);
   const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/ceiling-main.ts`], {
     cwd: ROOT,
     env: {
