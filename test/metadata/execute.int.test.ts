@@ -284,3 +284,22 @@ test('bulk is parsed before it runs; version 2 only for its operations', async (
   t.is((await h.query({ type: 'set_table_custom_fields', args: { table: 'author' } })).status, 400);
   t.deepEqual(await h.ok({ type: 'bulk', args: [] }), []);
 });
+
+test('operations registered by other features run inside bulk with their access mode', async (t) => {
+  const { registerQueryHandler } = await import('../../src/metadata/handlers.js');
+  const { EngineError } = await import('../../src/core/errors.js');
+  registerQueryHandler('test_echo', async (args) => ({ response: { echo: args } }), 'either');
+  registerQueryHandler('test_fail', async () => {
+    throw new EngineError('not-exists', 'nothing here', { path: '$.args.x' });
+  });
+  const h = await fresh('');
+  t.deepEqual(await h.ok({ type: 'bulk', args: [{ type: 'test_echo', args: 1 }, { type: 'run_sql', args: { sql: 'select 1 as one', read_only: true } }] }), [
+    { echo: 1 },
+    { result_type: 'TuplesOk', result: [['one'], ['1']] },
+  ]);
+  t.deepEqual((await h.query({ type: 'bulk', args: [{ type: 'test_echo', args: 1 }, { type: 'test_fail', args: {} }] })).body, {
+    path: '$.args[1].args.x', error: 'nothing here', code: 'not-exists',
+  });
+  const mixed = await h.query({ type: 'bulk', args: [{ type: 'test_fail', args: {} }, { type: 'run_sql', args: { sql: 'select 1', read_only: true } }] });
+  t.is((mixed.body as { code: string }).code, 'bad-request');
+});
