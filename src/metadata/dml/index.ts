@@ -3,6 +3,7 @@
 import { registerQueryHandler, type QueryHandler, type QueryHandlerContext } from '../handlers.js';
 import { Dml } from './context.js';
 import { runCount, runSelect } from './select.js';
+import { runDelete, runInsert, runUpdate } from './mutation.js';
 
 /** The operations any role may call on /v1/query (everything else is admin only). */
 export const DML_TYPES: ReadonlySet<string> = new Set(['select', 'count', 'insert', 'update', 'delete']);
@@ -11,10 +12,13 @@ const handler = (run: (d: Dml, args: unknown) => Promise<unknown>) => async (arg
   response: await run(new Dml(ctx), args),
 });
 
-/** The handlers by operation type (the /v1/query route passes them explicitly; they are also registered). */
+/** The handlers by operation type. */
 export const DML_HANDLERS: Record<string, QueryHandler> = {
   select: handler(runSelect),
   count: handler(runCount),
+  insert: handler(runInsert),
+  update: handler(runUpdate),
+  delete: handler(runDelete),
 };
 
 for (const [type, h] of Object.entries(DML_HANDLERS)) registerQueryHandler(type, h, type === 'select' || type === 'count' ? 'either' : 'write');

@@ -1,0 +1,267 @@
+// v1 `insert`, `update` and `delete` → the mutation IR (src/ir/mutation.ts) → one statement by the mutation compiler.
+// Permissions as the original applies them: insert/update/delete permission required, presets applied (and not
+// settable), filters ANDed into `where`, checks on the new rows, `where` and `returning` limited by the select
+// permission. Responses: {"affected_rows": n, "returning"?: [...]}.
+import { displayName } from '../../core/names.js';
+import type { ColumnInfo, TableInfo } from '../../cache/types.js';
+import type { MutationIR, MutationOutputIR, MutationResponseFieldIR, OnConflictIR, UpdateIR, UpdateOpKind } from '../../ir/mutation.js';
+import type { BoolExpIR, FieldIR, PgTypeRef, ValueIR } from '../../ir/types.js';
+import { CompileContext } from '../../sql/context.js';
+import { compileMutation } from '../../sql/mutation-statement.js';
+import { andIR } from '../../graphql/request/permission.js';
+import { presetValue } from '../../graphql/request/mutation-values.js';
+import { array, isObj, object, optional, parseFailed, required, string, stringList, tableName } from './args.js';
+import { WhereParser } from './boolexp.js';
+import { boolExpValues, Dml, dmlError, type SelectAccess } from './context.js';
+
+const q = (s: string): string => `"${s}"`;
+const colType = (c: ColumnInfo): PgTypeRef => ({ type: c.type, typeSchema: c.typeSchema, array: c.isArray });
+
+/** Collects every value of the statement whose session variable must be present. */
+class Values {
+  readonly all: ValueIR[] = [];
+  exp(e: BoolExpIR | null): BoolExpIR | null {
+    this.all.push(...boolExpValues(e));
+    return e;
+  }
+  list<T extends [string, ValueIR]>(xs: T[]): T[] {
+    for (const [, v] of xs) this.all.push(v);
+    return xs;
+  }
+}
+
+function presets(table: TableInfo, set: Record<string, unknown> | undefined): Array<[string, ValueIR]> {
+  const out: Array<[string, ValueIR]> = [];
+  for (const [name, v] of Object.entries(set ?? {})) {
+    const c = table.columns.find((x) => x.name === name);
+    if (c) out.push([c.name, presetValue(v, c)]);
+  }
+  return out;
+}
+
+/** `returning`: the select permission is required and every column must be selectable (errors at `$.args.returning`). */
+function returningFields(d: Dml, table: TableInfo, raw: unknown): Array<[string, FieldIR]> | null {
+  if (raw === undefined) return null;
+  const cols = stringList(raw, ['returning']);
+  const access = d.requireSelect(table, '; "returning" can only be used if the role has "select" permission on the table');
+  for (const c of cols) if (!access.columns.has(c) || !table.columns.some((x) => x.name === c)) throw d.columnDenied('select', c, 'returning');
+  return cols.map((c) => [c, d.columnField(table, c)]);
+}
+
+function output(returning: Array<[string, FieldIR]> | null): MutationOutputIR {
+  const fields: Array<[string, MutationResponseFieldIR]> = [['affected_rows', { kind: 'affected_rows' }]];
+  if (returning) fields.push(['returning', { kind: 'returning', fields: returning }]);
+  return { kind: 'response', fields };
+}
+
+async function run(d: Dml, m: MutationIR, values: Values): Promise<unknown> {
+  d.checkSessionVariables(values.all);
+  const [statement] = compileMutation(m, new CompileContext());
+  return d.statementJson(statement);
+}
+
+/** The `where` of update/delete, read with the select permission (required, as in the original). */
+function mutationWhere(d: Dml, table: TableInfo, op: 'update' | 'delete', raw: unknown): { where: BoolExpIR | null; select: SelectAccess } {
+  const select = d.requireSelect(table, `; "${op}" is only allowed if the role has "select" permission on the table`);
+  return { where: new WhereParser(d, ['where']).parse(table, select, raw), select };
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// insert
+
+function parseOnConflict(raw: unknown): { action: 'ignore' | 'update'; constraint?: string; constraintOn?: string[] } | null {
+  if (raw === undefined) return null;
+  const o = object(raw, ['on_conflict'], 'OnConflict');
+  if (o.action === undefined) throw parseFailed("the key 'action' was not present", ['on_conflict']);
+  if (o.action !== 'ignore' && o.action !== 'update') {
+    throw parseFailed(`expected one of "ignore", "update", but encountered ${JSON.stringify(o.action)}`, ['on_conflict', 'action']);
+  }
+  const constraint = optional(o, 'constraint');
+  const constraintOn = optional(o, 'constraint_on');
+  return {
+    action: o.action,
+    constraint: constraint === undefined ? undefined : string(constraint, ['on_conflict', 'constraint']),
+    constraintOn: constraintOn === undefined ? undefined : stringList(constraintOn, ['on_conflict', 'constraint_on']),
+  };
+}
+
+function conflictTarget(d: Dml, table: TableInfo, oc: NonNullable<ReturnType<typeof parseOnConflict>>): string {
+  if (oc.constraint !== undefined && oc.constraintOn !== undefined) {
+    throw dmlError('unexpected-payload', "'constraint' and 'constraint_on' cannot be set at a time", 'on_conflict');
+  }
+  const constraints = [...(table.pg.primaryKey ? [table.pg.primaryKey] : []), ...table.pg.uniqueConstraints];
+  if (oc.constraint !== undefined) {
+    if (!constraints.some((c) => c.name === oc.constraint)) {
+      throw dmlError('unexpected', `constraint ${q(oc.constraint)} for table ${q(displayName(table.name))} does not exist`, 'on_conflict', 'constraint');
+    }
+    return oc.constraint;
+  }
+  if (oc.constraintOn !== undefined) {
+    oc.constraintOn.forEach((c, i) => {
+      if (!table.columns.some((x) => x.name === c)) throw dmlError('not-exists', `column ${q(c)} does not exist`, 'on_conflict', 'constraint_on', i);
+    });
+    const want = [...new Set(oc.constraintOn)].sort().join(',');
+    const match = constraints.find((c) => [...c.columns].sort().join(',') === want);
+    if (!match) throw dmlError('constraint-error', 'there is no unique or exclusion constraint on target column(s)', 'on_conflict');
+    return match.name;
+  }
+  if (oc.action === 'update') {
+    throw dmlError('unexpected-payload', "Expecting 'constraint' or 'constraint_on' when the 'action' is 'update'", 'on_conflict');
+  }
+  return '';
+}
+
+export async function runInsert(d: Dml, raw: unknown): Promise<unknown> {
+  const o = object(raw, [], 'InsertQuery');
+  const name = tableName(required(o, 'table', []), ['table']);
+  const objectsRaw = required(o, 'objects', []);
+  const objects = isObj(objectsRaw) ? [objectsRaw] : array(objectsRaw, ['objects'], '[Object]').map((x, i) => object(x, ['objects', i]));
+  const onConflict = parseOnConflict(optional(o, 'on_conflict'));
+  const returningRaw = optional(o, 'returning');
+  if (objects.length === 0) throw dmlError('unexpected-payload', 'objects should not be empty', 'objects');
+
+  const table = d.table(name);
+  const perm = d.admin ? null : table.permissions[d.role]?.insert;
+  if (!d.admin && !perm) throw dmlError('permission-denied', d.notAllowed('insert', table));
+  const values = new Values();
+  const returning = returningFields(d, table, returningRaw);
+  const allowed = new Set(perm ? perm.columns : table.columns.map((c) => c.name));
+  const preset = values.list(presets(table, perm?.set));
+  const presetCols = new Set(preset.map(([c]) => c));
+  const given = new Set<string>();
+  const rows = objects.map((obj, i) => {
+    const vals: Array<[string, ValueIR]> = [];
+    for (const [k, v] of Object.entries(obj)) {
+      const c = table.columns.find((x) => x.name === k);
+      if (!c) {
+        throw table.relationships[k]
+          ? dmlError('unexpected-payload', `expecting a postgres column; but, ${q(k)} is relationship; relationships can't be inserted`, 'objects', i)
+          : dmlError('not-exists', `column ${q(k)} does not exist`, 'objects', i);
+      }
+      if (presetCols.has(c.name)) {
+        throw dmlError('not-supported', `column ${q(c.name)} is not insertable for role ${q(d.role)}; its value is predefined in permission`, 'objects', i);
+      }
+      if (!allowed.has(c.name)) throw d.columnDenied('insert', c.name, 'objects', i);
+      vals.push([c.name, { kind: 'literal', value: v, pgType: colType(c) }]);
+      given.add(c.name);
+    }
+    return { values: [...preset, ...vals], objectRelationships: [], arrayRelationships: [] };
+  });
+
+  let conflict: OnConflictIR | null = null;
+  let updateCheck: BoolExpIR | null = null;
+  if (onConflict) {
+    const upd = d.admin ? null : table.permissions[d.role]?.update;
+    if (!d.admin && !upd) {
+      throw dmlError('permission-denied', `upsert is not allowed for role ${q(d.role)} since update permissions are not defined`, 'on_conflict');
+    }
+    const constraint = conflictTarget(d, table, onConflict);
+    conflict = onConflict.action === 'ignore'
+      ? { constraint, updateColumns: [], where: null, presets: [] }
+      : {
+        constraint,
+        updateColumns: table.columns.map((c) => c.name).filter((c) => given.has(c)),
+        where: values.exp(upd ? d.permission(table, upd.filter) : null),
+        presets: values.list(presets(table, upd?.set)),
+      };
+    if (onConflict.action === 'update' && upd) updateCheck = values.exp(d.permission(table, upd.check));
+  }
+  const m: MutationIR = {
+    kind: 'insert',
+    insert: {
+      table: table.name,
+      columns: table.columns.map((c) => c.name),
+      rows,
+      onConflict: conflict,
+      check: values.exp(perm ? d.permission(table, perm.check) : null),
+      updateCheck,
+    },
+    output: output(returning),
+  };
+  return run(d, m, values);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// update
+
+const OPERATORS: Array<[string, UpdateOpKind]> = [['$set', 'set'], ['$inc', 'inc'], ['$mul', 'mul'], ['$default', 'default']];
+
+export async function runUpdate(d: Dml, raw: unknown): Promise<unknown> {
+  const o = object(raw, [], 'UpdateQuery');
+  const name = tableName(required(o, 'table', []), ['table']);
+  const whereRaw = required(o, 'where', []);
+  const opsRaw = new Map<string, unknown>();
+  for (const [key] of OPERATORS) {
+    const v = optional(o, key);
+    if (v === undefined) continue;
+    if (key === '$default') stringList(v, [key]);
+    else object(v, [key]);
+    opsRaw.set(key, v);
+  }
+  const returningRaw = optional(o, 'returning');
+
+  const table = d.table(name);
+  const perm = d.admin ? null : table.permissions[d.role]?.update;
+  if (!d.admin && !perm) throw dmlError('permission-denied', d.notAllowed('update', table));
+  const values = new Values();
+  const returning = returningFields(d, table, returningRaw);
+  const allowed = new Set(perm ? perm.columns : table.columns.map((c) => c.name));
+  const preset = values.list(presets(table, perm?.set));
+  const presetCols = new Set(preset.map(([c]) => c));
+  const ops: UpdateIR['ops'] = preset.map(([column, value]) => ({ column, op: 'set', value }));
+  for (const [key, op] of OPERATORS) {
+    const v = opsRaw.get(key);
+    if (v === undefined) continue;
+    const entries: Array<[string, unknown]> = op === 'default' ? (v as string[]).map((c) => [c, null]) : Object.entries(v as Record<string, unknown>);
+    for (const [col, value] of entries) {
+      if (presetCols.has(col)) {
+        throw dmlError('not-supported', `column ${q(col)} is not updatable for role ${q(d.role)}; its value is predefined in permission`, key);
+      }
+      if (!allowed.has(col)) throw d.columnDenied('update', col, key);
+      const c = table.columns.find((x) => x.name === col);
+      if (!c) throw dmlError('not-exists', `column ${q(col)} does not exist`, key);
+      ops.push({ column: c.name, op, value: { kind: 'literal', value, pgType: colType(c) } });
+    }
+  }
+  if (ops.length === 0) throw dmlError('unexpected-payload', 'atleast one of $set, $inc, $mul has to be present');
+  const { where } = mutationWhere(d, table, 'update', whereRaw);
+  const m: MutationIR = {
+    kind: 'update',
+    update: {
+      table: table.name,
+      columns: table.columns.map((c) => c.name),
+      where: values.exp(andIR([where, perm ? d.permission(table, perm.filter) : null])),
+      ops,
+      check: values.exp(perm?.check ? d.permission(table, perm.check) : null),
+    },
+    output: output(returning),
+  };
+  return run(d, m, values);
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// delete
+
+export async function runDelete(d: Dml, raw: unknown): Promise<unknown> {
+  const o = object(raw, [], 'DeleteQuery');
+  const name = tableName(required(o, 'table', []), ['table']);
+  const whereRaw = required(o, 'where', []);
+  const returningRaw = optional(o, 'returning');
+
+  const table = d.table(name);
+  const perm = d.admin ? null : table.permissions[d.role]?.delete;
+  if (!d.admin && !perm) throw dmlError('permission-denied', d.notAllowed('delete', table));
+  const values = new Values();
+  const returning = returningFields(d, table, returningRaw);
+  const { where } = mutationWhere(d, table, 'delete', whereRaw);
+  const m: MutationIR = {
+    kind: 'delete',
+    delete: {
+      table: table.name,
+      columns: table.columns.map((c) => c.name),
+      where: values.exp(andIR([where, perm ? d.permission(table, perm.filter) : null])),
+    },
+    output: output(returning),
+  };
+  return run(d, m, values);
+}
