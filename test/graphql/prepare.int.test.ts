@@ -22,6 +22,35 @@ test('syntax errors and operation selection', (t) => {
   t.deepEqual(prepError(e, user, 'mutation { x }'), vf('no mutations exist', '$'));
 });
 
+test('operationName with a shorthand query, fragment definitions', (t) => {
+  t.deepEqual(prepError(e, admin, { query: '{ author { id } } query b { article { id } }', operationName: 'b' }),
+    vf('operationName cannot be used when an anonymous operation exists in the document', '$'));
+  t.deepEqual(prepError(e, admin, '{ author { id } } { article { id } }'),
+    vf('exactly one operation has to be present in the document when operationName is not specified', '$'));
+  t.deepEqual(prepError(e, admin, '{ author { ...f } } fragment f on author { id } fragment f on author { name }'),
+    vf('the following fragments are defined more than once: f', '$'));
+  t.deepEqual(prepError(e, admin, '{ author { ...g } }'), vf("fragment 'g' not found", '$.selectionSet.author.selectionSet'));
+  t.deepEqual(prepError(e, admin, '{ author { ...f } } fragment f on article { id }'),
+    vf("cannot spread fragment  defined on 'article' when selecting fields of type 'author'", '$.selectionSet.author.selectionSet.f'));
+  t.deepEqual(prepError(e, admin, '{ author { ... on author { nope } } }'),
+    vf('field "nope" not found in type: \'author\'', '$.selectionSet.author.selectionSet.inlineFragment.selectionSet.nope'));
+});
+
+test('selection sets, arguments, directives, merging', (t) => {
+  t.deepEqual(prepError(e, admin, '{ author }'), vf('field "author" of type [author!]! must have a selection of subfields', '$.selectionSet.author'));
+  t.deepEqual(prepError(e, admin, '{ author { id { x } } }'), vf('field "id" must not have a selection since type Int! has no subfields', '$.selectionSet.author.selectionSet.id'));
+  t.deepEqual(prepError(e, admin, '{ author(foo: 1) { id } }'), vf('no such argument "foo" is expected', '$.selectionSet.author.args.foo'));
+  t.deepEqual(prepError(e, admin, '{ author_by_pk { id } }'), vf('the required argument "id" is missing', '$.selectionSet.author_by_pk.args'));
+  t.deepEqual(prepError(e, admin, '{ author(limit: 1, limit: 2) { id } }'), vf('the following arguments are defined more than once: limit', '$.selectionSet.author.args'));
+  t.deepEqual(prepError(e, admin, '{ author { id @foo } }'), vf('unexpected directive: "foo"', '$.selectionSet.author.selectionSet.id.directives.foo'));
+  t.deepEqual(prepError(e, admin, '{ author { id @skip } }'), vf('the required argument "if" is missing', '$.selectionSet.author.selectionSet.id.directives.skip.args'));
+  t.deepEqual(prepError(e, admin, '{ a: author { id } a: article { id } }'), vf('cannot merge different fields under the same alias ("a"): author, article', '$.selectionSet'));
+  t.deepEqual(prepError(e, admin, '{ a: author(limit: 1) { id } a: author { id } }'), vf('cannot merge fields with different arguments under the same alias: "a"', '$.selectionSet'));
+  const merged = prep(e, admin, '{ author { id } author { name } }').ir.fields;
+  t.is(merged.length, 1);
+  t.deepEqual((merged[0][1] as { select: { fields: Array<[string, unknown]> } }).select.fields.map(([k]) => k), ['id', 'name']);
+});
+
 test('unknown fields and operators', (t) => {
   t.deepEqual(prepError(e, admin, '{ random { id } }'), vf('field "random" not found in type: \'query_root\'', '$.selectionSet.random'));
   t.deepEqual(
@@ -59,7 +88,7 @@ test('variables', (t) => {
   const q = 'query ($id: Int!, $c: colors_enum) { author(where: {id: {_eq: $id}, fav: {_eq: $c}}) { id } }';
   t.deepEqual(prepError(e, admin, { query: q, variables: { id: null } }), vf('null value found for non-nullable type: Int!', '$.variableValues.id'));
   t.deepEqual(prepError(e, admin, { query: q, variables: { id: 1, x: 2 } }), vf('unexpected variables in variableValues: x', '$.variableValues'));
-  t.deepEqual(prepError(e, admin, { query: q, variables: {} }), vf('expecting a value for non-nullable variable: "id" of type: Int! in variableValues', '$.variableValues'));
+  t.deepEqual(prepError(e, admin, { query: q, variables: {} }), vf('expecting a value for non-nullable variable: id of type: Int! in variableValues', '$.variableValues'));
   t.deepEqual(
     prepError(e, admin, { query: q, variables: { id: 1, c: 'purple' } }),
     vf('unexpected value "purple" for enum: \'colors_enum\'', '$.variableValues.c'),

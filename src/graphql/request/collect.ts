@@ -2,8 +2,9 @@
 // @skip, aliases, and fields merged under one response key. Paths follow the original:
 // `$.selectionSet.<field>.selectionSet.<fragment>.selectionSet.<field>`.
 import {
-  GraphQLBoolean, GraphQLNonNull, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, isLeafType, getNamedType,
-  type DirectiveNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLObjectType, type SelectionSetNode,
+  GraphQLBoolean, GraphQLNonNull, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, isLeafType, getNamedType, print,
+  type ArgumentNode, type DirectiveNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLInputType,
+  type GraphQLObjectType, type SelectionSetNode,
 } from 'graphql';
 import { extendPath } from '../../core/json-path.js';
 import { coerceLiteral, concrete, ve, type LiteralContext, type Parsed } from './input.js';
@@ -36,19 +37,30 @@ const META_FIELDS = new Map<string, GraphQLField<unknown, unknown>>([['__schema'
 
 const IF_TYPE = new GraphQLNonNull(GraphQLBoolean);
 
+/** @include / @skip of a selection (path: `<selection>.directives.<name>.args.if`). */
 function included(node: { directives?: readonly DirectiveNode[] }, path: string, cc: CollectContext): boolean {
-  for (const d of node.directives ?? []) {
+  const dirs = node.directives ?? [];
+  if (dirs.length === 0) return true;
+  const dpath = extendPath(path, 'directives');
+  const seen = new Set<string>();
+  const dups = dirs.map((d) => d.name.value).filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
+  if (dups.length > 0) throw ve(`the following directives are used more than once: ${dups.join(', ')}`, dpath);
+  let keep = true;
+  for (const d of dirs) {
     const name = d.name.value;
-    if (name !== 'include' && name !== 'skip') throw ve(`directive "${name}" is not defined in the schema`, path);
-    const arg = d.arguments?.find((a) => a.name.value === 'if');
-    if (!arg) throw ve(`the required argument "if" is missing on directive "${name}"`, path);
-    const v = concrete(coerceLiteral(IF_TYPE, arg.value, extendPath(path, 'directives', name, 'args', 'if'), cc.lc), cc.lc);
+    const p = extendPath(dpath, name);
+    if (name !== 'include' && name !== 'skip') throw ve(`unexpected directive: "${name}"`, p);
+    const args = parseArgs([{ name: 'if', type: IF_TYPE }], d.arguments ?? [], extendPath(p, 'args'), cc);
+    const v = concrete(args.get('if') as Parsed, cc.lc);
     const b = v.kind === 'scalar' && (v.json === true || v.value === 'true');
-    if (name === 'include' && !b) return false;
-    if (name === 'skip' && b) return false;
+    if ((name === 'include' && !b) || (name === 'skip' && b)) keep = false;
   }
-  return true;
+  return keep;
 }
+
+const sameArgs = (a: FieldNode, b: FieldNode): boolean =>
+  JSON.stringify((a.arguments ?? []).map((x) => [x.name.value, print(x.value)])) ===
+  JSON.stringify((b.arguments ?? []).map((x) => [x.name.value, print(x.value)]));
 
 /** Fields of `type` selected by the given selection sets, in response order, merged by response key. */
 export function collectFields(type: GraphQLObjectType, subs: SubSelection[], cc: CollectContext): CollectedField[] {
@@ -60,69 +72,82 @@ export function collectFields(type: GraphQLObjectType, subs: SubSelection[], cc:
         const name = s.name.value;
         const alias = s.alias?.value ?? name;
         const fpath = extendPath(path, name);
-        if (!included(s, fpath, cc)) continue;
         const def = name === '__typename' ? null
           : (fields[name] ?? (type.name === 'query_root' ? META_FIELDS.get(name) : undefined));
         if (def === undefined) throw ve(`field "${name}" not found in type: '${type.name}'`, fpath);
+        checkSelection(name, def, s, fpath);
+        if (!included(s, fpath, cc)) continue;
         const sub: SubSelection[] = s.selectionSet ? [{ selectionSet: s.selectionSet, path: extendPath(fpath, 'selectionSet'), fragStack }] : [];
         const prev = out.get(alias);
         if (prev) {
-          if (prev.name !== name) {
-            throw ve(`cannot merge different fields under the same alias "${alias}": "${prev.name}" and "${name}"`, fpath);
-          }
+          if (prev.name !== name) throw ve(`cannot merge different fields under the same alias ("${alias}"): ${prev.name}, ${name}`, path);
+          if (!sameArgs(prev.node, s)) throw ve(`cannot merge fields with different arguments under the same alias: "${alias}"`, path);
           prev.nodes.push(s);
           prev.subSelections.push(...sub);
           continue;
         }
         out.set(alias, { alias, name, node: s, nodes: [s], path: fpath, def, subSelections: sub });
       } else if (s.kind === Kind.INLINE_FRAGMENT) {
-        if (!included(s, path, cc)) continue;
-        const on = s.typeCondition?.name.value;
-        if (on && on !== type.name) throw ve(`inline fragment is expected on type '${type.name}' but found '${on}'`, path);
-        visit(s.selectionSet, path, fragStack);
+        const ipath = extendPath(path, 'inlineFragment');
+        const on = s.typeCondition?.name.value ?? type.name;
+        if (on !== type.name) throw ve(`cannot spread fragment  defined on '${on}' when selecting fields of type '${type.name}'`, ipath);
+        if (!included(s, ipath, cc)) continue;
+        visit(s.selectionSet, extendPath(ipath, 'selectionSet'), fragStack);
       } else {
         const fname = s.name.value;
-        if (!included(s, path, cc)) continue;
         if (fragStack.includes(fname)) {
           throw ve(`cannot spread fragment "${fname}" within itself via ${[...fragStack].reverse().join(',')}`, path);
         }
         const frag = cc.fragments.get(fname);
-        if (!frag) throw ve(`reference to undefined fragment "${fname}"`, path);
+        if (!frag) throw ve(`fragment '${fname}' not found`, path);
+        const fpath = extendPath(path, fname);
         const on = frag.typeCondition.name.value;
-        if (on !== type.name) throw ve(`fragment "${fname}" is defined on '${on}' but is spread on type '${type.name}'`, path);
-        visit(frag.selectionSet, extendPath(path, fname, 'selectionSet'), [...fragStack, fname]);
+        if (on !== type.name) throw ve(`cannot spread fragment  defined on '${on}' when selecting fields of type '${type.name}'`, fpath);
+        if (!included(s, fpath, cc)) continue;
+        visit(frag.selectionSet, extendPath(fpath, 'selectionSet'), [...fragStack, fname]);
       }
     }
   };
   for (const sub of subs) visit(sub.selectionSet, sub.path, sub.fragStack);
-  for (const f of out.values()) {
-    const leaf = f.def === null || isLeafType(getNamedType(f.def.type));
-    if (leaf && f.subSelections.length > 0) throw ve(`unexpected selection set for non-object field "${f.name}"`, f.path);
-    if (!leaf && f.subSelections.length === 0) throw ve(`missing selection set for field "${f.name}" of type '${String(getNamedType(f.def!.type))}'`, f.path);
-  }
   return [...out.values()];
 }
 
-/** Checks and parses a field's arguments (path `<field>.args.<name>`), in definition order of the query. */
-export function fieldArgs(f: CollectedField, cc: CollectContext): Map<string, Parsed> {
+/** Object fields need a sub-selection, leaf fields must not have one. */
+function checkSelection(name: string, def: GraphQLField<unknown, unknown> | null, node: FieldNode, path: string): void {
+  const leaf = def === null || isLeafType(getNamedType(def.type));
+  const typeText = def === null ? 'String!' : String(def.type);
+  if (leaf && node.selectionSet) throw ve(`field "${name}" must not have a selection since type ${typeText} has no subfields`, path);
+  if (!leaf && !node.selectionSet) throw ve(`field "${name}" of type ${typeText} must have a selection of subfields`, path);
+}
+
+interface ArgDef {
+  name: string;
+  type: GraphQLInputType;
+  defaultValue?: unknown;
+}
+
+function parseArgs(defs: readonly ArgDef[], nodes: readonly ArgumentNode[], path: string, cc: CollectContext): Map<string, Parsed> {
+  const seen = new Set<string>();
+  const dups = nodes.map((a) => a.name.value).filter((n) => (seen.has(n) ? true : (seen.add(n), false)));
+  if (dups.length > 0) throw ve(`the following arguments are defined more than once: ${dups.join(', ')}`, path);
+  const byName = new Map(defs.map((d) => [d.name, d]));
   const out = new Map<string, Parsed>();
-  if (!f.def) {
-    if ((f.node.arguments ?? []).length > 0) throw ve(`"__typename" has no arguments`, f.path);
-    return out;
-  }
-  const defs = new Map(f.def.args.map((a) => [a.name, a]));
-  for (const a of f.node.arguments ?? []) {
+  for (const a of nodes) {
     const name = a.name.value;
-    const p = extendPath(f.path, 'args', name);
-    const def = defs.get(name);
-    if (!def) throw ve(`no such argument "${name}" is expected for field "${f.name}"`, p);
-    if (out.has(name)) throw ve(`the argument "${name}" is given more than once`, p);
+    const p = extendPath(path, name);
+    const def = byName.get(name);
+    if (!def) throw ve(`no such argument "${name}" is expected`, p);
     out.set(name, coerceLiteral(def.type, a.value, p, cc.lc));
   }
-  for (const def of f.def.args) {
+  for (const def of defs) {
     if (def.type instanceof GraphQLNonNull && def.defaultValue === undefined && !out.has(def.name)) {
-      throw ve(`the required argument "${def.name}" is missing on field "${f.name}"`, f.path);
+      throw ve(`the required argument "${def.name}" is missing`, path);
     }
   }
   return out;
+}
+
+/** Checks and parses a field's arguments (path `<field>.args.<name>`). */
+export function fieldArgs(f: CollectedField, cc: CollectContext): Map<string, Parsed> {
+  return parseArgs(f.def?.args ?? [], f.node.arguments ?? [], extendPath(f.path, 'args'), cc);
 }
