@@ -133,8 +133,10 @@ async function runInTransaction(ctx: ExecuteContext, plan: Plan, src: Parameters
     ok = true;
     return results;
   } finally {
-    if (!ok) await client.query('ROLLBACK').catch(() => undefined);
-    client.release();
+    // A connection that cannot even roll back is broken: drop it instead of returning it to the pool.
+    let broken = false;
+    if (!ok) await client.query('ROLLBACK').catch(() => { broken = true; });
+    client.release(broken);
   }
 }
 
