@@ -105,12 +105,15 @@ export function compile(n: SQL, render?: (index: number) => string): CompiledSql
   const slots: ParamSlot[] = [];
   const seen = new Map<string, number>();
   let text = '';
-  for (const it of n.items) {
+  n.items.forEach((it, i) => {
     if (it.t === 'raw') {
       text += it.s;
-      continue;
+      return;
     }
-    const key = slotKey(it.slot);
+    // Postgres gives a parameter one type (from its first use): a shared slot must also share the cast written
+    // after it, or `$1::float4 ... $1::money` fails ("cannot cast type real to money").
+    const base = slotKey(it.slot);
+    const key = base === null ? null : `${castAfter(n.items[i + 1])}|${base}`;
     let idx = key === null ? undefined : seen.get(key);
     if (idx === undefined) {
       slots.push(it.slot);
@@ -118,8 +121,15 @@ export function compile(n: SQL, render?: (index: number) => string): CompiledSql
       if (key !== null) seen.set(key, idx);
     }
     text += render ? render(idx) : `$${idx}`;
-  }
+  });
   return { text, slots };
+}
+
+/** The `::type` cast that directly follows a parameter, if any. */
+function castAfter(next: Item | undefined): string {
+  if (!next || next.t !== 'raw' || !next.s.startsWith('::')) return '';
+  const name = '(?:"(?:[^"]|"")*"|[A-Za-z_][A-Za-z0-9_]*)';
+  return new RegExp(`^::(${name}(?:\\.${name})?(?:\\[\\])?)`).exec(next.s)?.[1] ?? next.s;
 }
 
 /** SQL text of a literal for display (explain): quotes doubled, NULL for null, arrays/objects as their text. */
