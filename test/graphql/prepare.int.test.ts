@@ -95,6 +95,13 @@ test('variables', (t) => {
   );
   t.deepEqual(prepError(e, admin, { query: 'query ($x: nope) { author { id } }' }), vf("no such type exists in the schema: 'nope'", '$.variableValues'));
   t.deepEqual(prepError(e, admin, '{ author(where: {id: {_eq: $y}}) { id } }'), vf('no such variable defined in the operation: "y"', '$.selectionSet.author.args.where.id._eq'));
+  t.deepEqual(prepError(e, admin, { query: 'query ($id: Int) { author_by_pk(id: $id) { id } }', variables: { id: 1 } }),
+    vf('variable id of type Int is used in position expecting Int!', '$.selectionSet.author_by_pk.args.id'));
+  t.deepEqual(prepError(e, admin, { query: 'query ($id: Int!) { author(where: {id: {_in: $id}}) { id } }', variables: { id: 1 } }),
+    vf('variable id of type Int! is used in position expecting [Int!]', '$.selectionSet.author.args.where.id._in'));
+  t.deepEqual(prepError(e, admin, { query: 'query ($s: String!) { search_articles(args: {search: $s}) { id } }', variables: { s: 'T' } }), null);
+  t.deepEqual(prepError(e, admin, { query: 'query ($j: jsonb) { author(where: {info: {_contains: {a: $j}}}) { id } }', variables: { j: 1 } }),
+    vf('variables are not allowed in scalars', '$.selectionSet.author.args.where.info._contains.a'));
   // a cached plan re-checks variables on every execution
   const p = prep(e, admin, { query: q, variables: { id: 1 } });
   t.deepEqual(p.coerceVariables({ id: 2, c: 'red' }), { id: '2', c: 'red' });

@@ -79,7 +79,7 @@ function coerceObject<V>(
   const seen = new Set<string>();
   const dups = entries.map(([k]) => k).filter((k) => (seen.has(k) ? true : (seen.add(k), false)));
   if (dups.length > 0) {
-    throw ve(`when parsing a value of type: '${type.name}', the following fields are duplicated: ${dups.map((d) => `"${d}"`).join(', ')}`, path);
+    throw ve(`when parsing a value of type: '${type.name}', the following fields are duplicated: ${dups.join(', ')}`, path);
   }
   const fields: Array<[string, Parsed]> = [];
   for (const [k, v] of entries) {
@@ -90,7 +90,7 @@ function coerceObject<V>(
   }
   for (const def of Object.values(defs)) {
     if (isNonNullType(def.type) && def.defaultValue === undefined && !seen.has(def.name)) {
-      throw ve(`field "${def.name}" of type "${showType(def.type)}" is required, but not provided`, path);
+      throw ve(`field ${def.name} of type ${showType(def.type)} is required, but not found`, path);
     }
   }
   return { kind: 'object', fields };
@@ -118,13 +118,18 @@ function isLeafPosition(t: GraphQLInputType): boolean {
   return isScalarType(u) || isEnumType(u);
 }
 
-/** Whether a variable of type `varType` may be used where `locType` is expected (names equal, nullability relaxed). */
+/**
+ * Whether a variable of type `varType` may be used where `locType` is expected: the same shape and names, and a
+ * non-null position needs a non-null variable (as the original: no list coercion of a variable).
+ */
 function compatible(varType: GraphQLInputType, locType: GraphQLInputType): boolean {
-  if (isNonNullType(locType)) return isNonNullType(varType) && compatible(varType.ofType, locType.ofType);
-  if (isNonNullType(varType)) return compatible(varType.ofType, locType);
-  if (isListType(locType)) return isListType(varType) ? compatible(varType.ofType, locType.ofType) : compatible(varType, locType.ofType);
-  if (isListType(varType)) return false;
-  return (varType as { name: string }).name === (locType as { name: string }).name;
+  const vNonNull = isNonNullType(varType);
+  const lNonNull = isNonNullType(locType);
+  if (lNonNull && !vNonNull) return false;
+  const v = unwrapNonNull(varType);
+  const l = unwrapNonNull(locType);
+  if (isListType(v) || isListType(l)) return isListType(v) && isListType(l) && compatible(v.ofType, l.ofType);
+  return (v as { name: string }).name === (l as { name: string }).name;
 }
 
 /** Checks a literal from the query text against a type. */
@@ -133,10 +138,9 @@ export function coerceLiteral(type: GraphQLInputType, node: ValueNode, path: str
     const name = node.name.value;
     const v = lc.variables.get(name);
     if (!v) throw ve(`no such variable defined in the operation: "${name}"`, path);
-    if (!compatible(v.type, type) && !(isNonNullType(type) && compatible(v.type, type.ofType) && v.value.kind !== 'null')) {
-      throw ve(`variable "${name}" of type "${showType(v.type)}" is used in position expecting "${showType(type)}"`, path);
+    if (!compatible(v.type, type)) {
+      throw ve(`variable ${name} of type ${showType(v.type)} is used in position expecting ${showType(type)}`, path);
     }
-    if (isNonNullType(type) && v.value.kind === 'null') throw ve(`null value found for non-nullable type: ${showType(type)}`, path);
     lc.used.add(name);
     if (isLeafPosition(type)) return { kind: 'variable', name, type: v.type, value: v.value };
     lc.markShaped();
@@ -165,7 +169,7 @@ export function coerceLiteral(type: GraphQLInputType, node: ValueNode, path: str
   switch (node.kind) {
     case Kind.ENUM: throw ve('unexpected enum for a scalar', path);
     // object and list literals are JSON values for json/jsonb/geometry... scalars
-    case Kind.OBJECT: case Kind.LIST: return scalarValue(st, literalJson(node, path, lc), path);
+    case Kind.OBJECT: case Kind.LIST: return scalarValue(st, literalJson(node, path), path);
     case Kind.INT: case Kind.FLOAT: return scalarValue(st, Number(node.value), path, node.value);
     case Kind.STRING: return scalarValue(st, node.value, path);
     case Kind.BOOLEAN: return scalarValue(st, node.value, path);
@@ -173,21 +177,17 @@ export function coerceLiteral(type: GraphQLInputType, node: ValueNode, path: str
   }
 }
 
-/** A literal as plain JSON (inside a scalar: variables are resolved to their values, shaping the plan). */
-function literalJson(node: ValueNode, path: string, lc: LiteralContext): unknown {
+/** A literal object or list given for a scalar (json, jsonb, geometry...) as plain JSON. */
+function literalJson(node: ValueNode, path: string): unknown {
   switch (node.kind) {
-    case Kind.OBJECT: return Object.fromEntries(node.fields.map((f) => [f.name.value, literalJson(f.value, extendPath(path, f.name.value), lc)]));
-    case Kind.LIST: return node.values.map((v, i) => literalJson(v, extendPath(path, i), lc));
+    case Kind.OBJECT: return Object.fromEntries(node.fields.map((f) => [f.name.value, literalJson(f.value, extendPath(path, f.name.value))]));
+    case Kind.LIST: return node.values.map((v, i) => literalJson(v, extendPath(path, i)));
     case Kind.INT: case Kind.FLOAT: return Number(node.value);
     case Kind.STRING: case Kind.ENUM: return node.value;
     case Kind.BOOLEAN: return node.value;
     case Kind.NULL: return null;
-    case Kind.VARIABLE: {
-      const v = lc.variables.get(node.name.value);
-      if (!v) throw ve(`no such variable defined in the operation: "${node.name.value}"`, path);
-      lc.markShaped();
-      return toJson(v.value);
-    }
+    case Kind.VARIABLE:
+      throw ve('variables are not allowed in scalars', path);
   }
 }
 
