@@ -2,9 +2,10 @@
 // that abort the statement (engine_catalog.check_violation raises SQLSTATE 23514), and the engine error raiser.
 import type { QualifiedName } from '../core/names.js';
 import type { BoolExpIR, ValueIR } from '../ir/types.js';
-import { ident, join, literal, raw, sql, type SQL } from './builder.js';
+import { ident, join, literal, param, raw, sql, type SQL } from './builder.js';
 import type { CompileContext } from './context.js';
-import { compileBoolExp, typedParam } from './boolexp.js';
+import { compileBoolExp, typedParam, typeName } from './boolexp.js';
+import { slotOf } from './params.js';
 
 /** The data-modifying and helper CTEs of one statement, and the row CTEs whose sizes sum to affected_rows. */
 export class MutationStatement {
@@ -27,15 +28,24 @@ export class MutationStatement {
 
 export const tableSql = (q: QualifiedName): SQL => ident(q.schema, q.name);
 
+/**
+ * `$n::text::type`: equal constants and session variables share one parameter (builder.compile), whose type Postgres
+ * infers from its first use; going through text keeps every use castable (a float4 `-1.1` also feeds a money column).
+ */
+export function valueParam(v: ValueIR): SQL {
+  if (v.kind === 'session_object') return typedParam(v);
+  return sql`${param(slotOf(v))}::text::${typeName(v.pgType)}`;
+}
+
 /** A column value as written to the table (GeoJSON for geometry/geography). */
 export function columnValue(v: ValueIR): SQL {
   if (v.kind === 'literal' && v.value === null) return raw('NULL');
   const t = v.kind === 'session_object' ? null : v.pgType;
   if (t && !t.array && (t.type === 'geometry' || t.type === 'geography')) {
-    const text = typedParam({ ...v, pgType: { type: 'text', typeSchema: 'pg_catalog', array: false } } as ValueIR);
+    const text = sql`${param(slotOf(v))}::text`;
     return t.type === 'geography' ? sql`ST_GeomFromGeoJSON(${text})::geography` : sql`ST_GeomFromGeoJSON(${text})`;
   }
-  return typedParam(v);
+  return valueParam(v);
 }
 
 /** `CASE WHEN <check> THEN true ELSE engine_catalog.check_violation('<message>') END` over `alias`. */

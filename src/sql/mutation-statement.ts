@@ -7,10 +7,10 @@ import type { QualifiedName } from '../core/names.js';
 import type { DeleteIR, MutationIR, MutationOutputIR, UpdateIR, UpdateOpKind } from '../ir/mutation.js';
 import type { FieldIR, PgTypeRef, SelectIR, ValueIR } from '../ir/types.js';
 import { ident, join, literal, param, raw, sql, type SQL } from './builder.js';
-import { compileBoolExp, typedParam } from './boolexp.js';
+import { compileBoolExp } from './boolexp.js';
 import type { CompileContext } from './context.js';
 import { jsonObject, selectQuery } from './select.js';
-import { checkExpr, columnValue, MutationStatement, projectColumns, tableSql } from './mutation-common.js';
+import { checkExpr, columnValue, MutationStatement, projectColumns, tableSql, valueParam } from './mutation-common.js';
 import { compileInsert, hasNestedInserts } from './mutation-insert.js';
 
 /** The variable name under which the executor passes the previous statement's result (not a valid GraphQL name). */
@@ -23,13 +23,13 @@ function opExpr(op: UpdateOpKind, column: string, v: ValueIR): SQL {
   const col = sql`"_t".${ident(column)}`;
   switch (op) {
     case 'set': return columnValue(v);
-    case 'inc': return sql`${col} + ${typedParam(v)}`;
-    case 'mul': return sql`${col} * ${typedParam(v)}`;
+    case 'inc': return sql`${col} + ${valueParam(v)}`;
+    case 'mul': return sql`${col} * ${valueParam(v)}`;
     case 'default': return raw('DEFAULT');
-    case 'append': return sql`${col} || ${typedParam(v)}`;
-    case 'prepend': return sql`${typedParam(v)} || ${col}`;
-    case 'delete_key': case 'delete_elem': return sql`${col} - ${typedParam(v)}`;
-    case 'delete_at_path': return sql`${col} #- ${typedParam(v)}`;
+    case 'append': return sql`${col} || ${valueParam(v)}`;
+    case 'prepend': return sql`${valueParam(v)} || ${col}`;
+    case 'delete_key': case 'delete_elem': return sql`${col} - ${valueParam(v)}`;
+    case 'delete_at_path': return sql`${col} #- ${valueParam(v)}`;
   }
 }
 

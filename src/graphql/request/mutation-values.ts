@@ -23,10 +23,23 @@ function plain(t: Translator, p: Parsed): unknown {
   }
 }
 
+/** `-2E-2` → `-0.02`: money input does not read exponents (numbers reach Postgres as their literal text). */
+export function fixedDecimal(text: string): string {
+  const m = /^([+-]?)(\d*)(?:\.(\d*))?[eE]([+-]?\d+)$/.exec(text);
+  if (!m) return text;
+  const [, sign, ip, fp = '', e] = m;
+  const digits = ip + fp;
+  const point = ip.length + Number(e);
+  const int = point <= 0 ? '0' : digits.slice(0, point).padEnd(point, '0');
+  const frac = point < 0 ? '0'.repeat(-point) + digits : digits.slice(Math.max(point, 0));
+  return `${sign}${int.replace(/^0+(?=\d)/, '')}${frac ? `.${frac}` : ''}`;
+}
+
 /** A leaf input value: GraphQL variables stay variables (reusable plans), everything else becomes a literal. */
 export function leafValue(t: Translator, p: Parsed, pgType: PgTypeRef): ValueIR {
   if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: [], pgType };
-  return { kind: 'literal', value: plain(t, p), pgType };
+  const v = plain(t, p);
+  return { kind: 'literal', value: pgType.type === 'money' && typeof v === 'string' ? fixedDecimal(v) : v, pgType };
 }
 
 const isSessionVar = (v: unknown): v is string => typeof v === 'string' && /^x-engine-/i.test(v);
