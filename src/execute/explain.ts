@@ -7,6 +7,8 @@ import type { Session } from '../auth/session.js';
 import { compile, displayLiteral, type SQL } from '../sql/builder.js';
 import { CompileContext } from '../sql/context.js';
 import { compileRootField } from '../sql/operation.js';
+import { compileLiveQuery, liveQueryParams } from '../sql/live.js';
+import type { OperationIR } from '../ir/types.js';
 import { resolveParams, type ParamSource } from '../sql/params.js';
 import type { PrepareFn } from './run.js';
 import { mapExecutionError } from './pg-errors.js';
@@ -47,6 +49,18 @@ async function explainStatement(ctx: ExplainContext, q: SQL, src: ParamSource): 
   }
 }
 
+/** A subscription: the multiplexed statement it polls with (SPEC-NOTES-runtime §2.5), planned for this one subscriber. */
+async function explainLive(ctx: ExplainContext, ir: OperationIR, src: ParamSource): Promise<{ sql: string; plan: string[] }> {
+  const plan = compileLiveQuery(ir);
+  const values = liveQueryParams(plan, [{ id: '00000000-0000-0000-0000-000000000000', source: src }]);
+  try {
+    const rows = (await ctx.pool.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${plan.text}`, values })).rows;
+    return { sql: plan.text, plan: rows.map((r) => r['QUERY PLAN']) };
+  } catch (e) {
+    throw mapExecutionError(e, { text: plan.text, values });
+  }
+}
+
 /** A query: one entry per database root field. A subscription (one root field): one `{sql, plan}` object. */
 export async function explainGraphQL(ctx: ExplainContext, body: unknown): Promise<Explained[] | { sql: string; plan: string[] }> {
   if (ctx.session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only');
@@ -59,6 +73,7 @@ export async function explainGraphQL(ctx: ExplainContext, body: unknown): Promis
   const prepared = await ctx.prepare(ctx.state, session, req, { stringifyNumeric: ctx.stringifyNumeric });
   if (prepared.ir.operation === 'mutation') throw new EngineError('invalid-params', 'only queries can be explained');
   const src: ParamSource = { variables: prepared.coerceVariables(req.variables), sessionVariables: session.variables };
+  if (prepared.ir.operation === 'subscription') return explainLive(ctx, prepared.ir, src);
   const ctxSql = new CompileContext();
   const out: Explained[] = [];
   for (const [field, f] of prepared.ir.fields) {
@@ -66,8 +81,6 @@ export async function explainGraphQL(ctx: ExplainContext, body: unknown): Promis
     if (q === null) continue;
     out.push({ field, ...(await explainStatement(ctx, q, src)) });
   }
-  // A subscription has one root field: its statement and plan, as one object.
-  if (prepared.ir.operation === 'subscription') return out[0] ? { sql: out[0].sql, plan: out[0].plan } : { sql: '', plan: [] };
   return out;
 }
 
