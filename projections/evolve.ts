@@ -16,8 +16,16 @@ import {
 import { renameBoolExpField } from '../events/boolexp.js';
 
 export function evolve(metadata: Metadata, event: Event | NewEvent): Metadata {
+  return evolveAll(metadata, [event]);
+}
+
+/**
+ * Folds many events in one immer draft: copying the (large) tables record once per batch instead of once per
+ * event keeps replay linear in the number of events.
+ */
+export function evolveAll(metadata: Metadata, events: Iterable<Event | NewEvent>): Metadata {
   return produce(metadata, (draft) => {
-    apply(draft, event as Event);
+    for (const e of events) apply(draft, e as Event);
   });
 }
 

@@ -137,3 +137,25 @@ test('parse: errors', (t) => {
   e = err({ tables: [{ table: 'a', object_relationships: [{ name: 'r', using: { foreign_key_constraint_on: 'x' } }, { name: 'r', using: { foreign_key_constraint_on: 'y' } }] }] });
   t.is(e.code, 'already-exists');
 });
+
+test('folding in one batch equals evolving event by event, and stays linear', (t) => {
+  const events: Event[] = [];
+  for (let i = 0; i < 400; i++) {
+    const tn = T(`t${i}`);
+    events.push(
+      ev('table_tracked', { table: tn, is_enum: false, configuration: noConfig }),
+      ev('relationship_created', { table: tn, kind: 'object', relationship: { name: 'r', using: { foreign_key_constraint_on: 'x' }, comment: null } }),
+      ev('permission_created', { table: tn, kind: 'select', role: 'u', permission: { columns: ['x'], computed_fields: [], filter: { x: { _eq: 1 } }, allow_aggregations: false }, comment: null }),
+      ev('relationship_renamed', { table: tn, name: 'r', new_name: 's' }),
+      ev('column_renamed', { table: tn, from: 'x', to: 'y' }),
+    );
+    if (i % 3 === 0) events.push(ev('table_renamed', { from: tn, to: T(`u${i}`) }));
+    if (i % 7 === 0) events.push(ev('table_untracked', { table: T(`u${i}`) }));
+  }
+  events.push(ev('metadata_replaced', { metadata: fold(emptyMetadata(), events.slice(0, 50)) }), ...events.slice(50, 80));
+  const stepwise = events.reduce((m, e) => evolve(m, e), emptyMetadata());
+  const started = Date.now();
+  const batched = fold(emptyMetadata(), events);
+  t.deepEqual(batched, stepwise);
+  t.true(Date.now() - started < 2000);
+});
