@@ -129,7 +129,44 @@ export type FieldIR =
   | { kind: 'array_aggregate'; relationship: RelationshipInfo; aggregate: AggregateIR }
   | { kind: 'computed_scalar'; function: QualifiedName; args: FunctionArgIR[]; type: string; stringify: boolean }
   /** A computed field returning rows of a table: `select.source` is the function call with a `row` argument. */
-  | { kind: 'computed_table'; set: boolean; select: SelectIR };
+  | { kind: 'computed_table'; set: boolean; select: SelectIR }
+  /** Relay (src/graphql/relay): the row's global id, and an array relationship as a connection. */
+  | NodeIdIR
+  | { kind: 'array_connection'; relationship: RelationshipInfo; connection: ConnectionIR };
+
+/** Relay: base64 of the JSON `[1, "<schema>", "<table>", <primary key values>...]`. */
+export interface NodeIdIR {
+  kind: 'node_id';
+  table: QualifiedName;
+  columns: Array<{ column: string; type: string; stringify: boolean }>;
+}
+
+export type PageInfoFieldIR =
+  | { kind: 'typename'; name: string }
+  | { kind: 'hasNextPage' | 'hasPreviousPage' | 'startCursor' | 'endCursor' };
+
+export type EdgeFieldIR =
+  | { kind: 'typename'; name: string }
+  | { kind: 'cursor' }
+  | { kind: 'node'; fields: Array<[string, FieldIR]> };
+
+export type ConnectionFieldIR =
+  | { kind: 'typename'; name: string }
+  | { kind: 'page_info'; fields: Array<[string, PageInfoFieldIR]> }
+  | { kind: 'edges'; fields: Array<[string, EdgeFieldIR]> };
+
+/**
+ * Relay: a page of rows. `args.orderBy` ends with the primary key columns (a total order); `cursorPaths[i]` is the
+ * JSON path of `orderBy[i]`'s value in a cursor; `split` holds the after/before cursor's values, one per orderBy item.
+ */
+export interface ConnectionIR {
+  source: SelectSource;
+  args: SelectArgsIR;
+  cursorPaths: string[][];
+  split: { kind: 'after' | 'before'; values: ValueIR[] } | null;
+  slice: { kind: 'first' | 'last'; count: ValueIR } | null;
+  fields: Array<[string, ConnectionFieldIR]>;
+}
 
 export interface SelectIR {
   source: SelectSource;
@@ -168,7 +205,9 @@ export type RootFieldIR =
   | { kind: 'select_one'; select: SelectIR }
   | { kind: 'aggregate'; aggregate: AggregateIR }
   /** insert / update / delete (src/ir/mutation.ts). */
-  | { kind: 'mutation'; mutation: MutationIR };
+  | { kind: 'mutation'; mutation: MutationIR }
+  /** Relay `<t>_connection` / `<fn>_connection`. */
+  | { kind: 'connection'; connection: ConnectionIR };
 
 export interface OperationIR {
   operation: 'query' | 'mutation' | 'subscription';

@@ -16,7 +16,11 @@ function addField(f: FieldIR, out: Set<string>): boolean {
     case 'object_relationship':
     case 'array_relationship':
     case 'array_aggregate':
+    case 'array_connection':
       for (const [local] of f.relationship.mapping) out.add(local);
+      return true;
+    case 'node_id':
+      for (const c of f.columns) out.add(c.column);
       return true;
     case 'computed_scalar':
       return !takesRow(f.args);

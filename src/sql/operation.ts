@@ -5,6 +5,7 @@ import { compile, ident, join, sql, type CompiledSql, type SQL } from './builder
 import { CompileContext } from './context.js';
 import { rootAggregate, rootSelect } from './select.js';
 import { compileMutation } from './mutation-statement.js';
+import { rootConnection } from './relay.js';
 
 /** Static JSON text, or the index of a result column holding JSON text (SQL NULL splices as `null`). */
 export type Piece = string | number;
@@ -30,6 +31,8 @@ export function compileRootField(f: RootFieldIR, ctx: CompileContext = new Compi
       return rootSelect(f.select, true, ctx);
     case 'aggregate':
       return rootAggregate(f.aggregate, ctx);
+    case 'connection':
+      return rootConnection(f.connection, ctx);
   }
 }
 

@@ -5,7 +5,7 @@ import { compileBoolExp, relationshipJoin } from './boolexp.js';
 import type { CompileContext } from './context.js';
 import { aggregateCall } from './aggregate.js';
 
-function targetExpr(t: OrderByTarget, alias: string, ctx: CompileContext): SQL {
+export function targetExpr(t: OrderByTarget, alias: string, ctx: CompileContext): SQL {
   switch (t.kind) {
     case 'column':
       return ident(alias, t.column);

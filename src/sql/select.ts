@@ -16,6 +16,7 @@ import { toPgParam } from './params.js';
 import { compileBoolExp, relationshipJoin, typedParam } from './boolexp.js';
 import { aggregateCall, countExpr } from './aggregate.js';
 import { aggregateColumns, selectColumns } from './columns.js';
+import { connectionQuery, nodeIdExpr } from './relay.js';
 
 /** Where a nested select hangs: the parent's row alias and, for relationships, the join condition. */
 export interface Nesting {
@@ -88,7 +89,7 @@ function columnValue(f: Extract<FieldIR, { kind: 'column' }>, alias: string): SQ
 }
 
 /** The JSON object of one row; nested selects are appended to `laterals`. */
-function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, alias: string, ctx: CompileContext, laterals: SQL[]): SQL {
+export function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, alias: string, ctx: CompileContext, laterals: SQL[]): SQL {
   const lateral = (key: string, query: SQL): SQL => {
     const name = `${key}.j`;
     laterals.push(sql` LEFT JOIN LATERAL (${query}) AS ${ident(name)} ON true`);
@@ -119,6 +120,12 @@ function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, alias: str
       case 'computed_table': {
         const a = ctx.alias(key);
         return [key, lateral(a, selectQuery(f.select, a, !f.set, { parentAlias: alias, joinCond: null }, ctx))];
+      }
+      case 'node_id':
+        return [key, nodeIdExpr(f, alias)];
+      case 'array_connection': {
+        const a = ctx.alias(key);
+        return [key, lateral(a, connectionQuery(f.connection, a, { parentAlias: alias, joinCond: relationshipJoin(f.relationship, alias, a) }, ctx))];
       }
     }
   });
