@@ -1,5 +1,5 @@
 // The `path` argument of json/jsonb columns: `$`, `.a.b`, `a[0]`, `['key']`, `["key"]`, `a.[0]` → keys and indexes.
-import { ve } from './input.js';
+import { EngineError } from '../../core/errors.js';
 
 export function parseJsonPath(text: string, path: string): Array<string | number> {
   const out: Array<string | number> = [];
@@ -7,7 +7,7 @@ export function parseJsonPath(text: string, path: string): Array<string | number
   const s = text.trim();
   if (s.startsWith('$')) i = 1;
   const fail = (why: string): never => {
-    throw ve(`parse json path error: ${why}`, path);
+    throw new EngineError('parse-failed', `parse json path error: ${why}`, { path });
   };
   while (i < s.length) {
     const ch = s[i];

@@ -246,11 +246,11 @@ function orderByIR(t: Translator, view: TableView, p: Parsed | undefined): Order
 // ---------------------------------------------------------------------------------------------------------------
 // select arguments
 
-function limitIR(t: Translator, p: Parsed | undefined, name: string, path: string): ValueIR | null {
+function limitIR(t: Translator, p: Parsed | undefined, path: string): ValueIR | null {
   if (p === undefined || p.kind === 'null') return null;
   const check = (v: Parsed): void => {
     if (v.kind !== 'scalar') return;
-    if (typeof v.json !== 'number' || !Number.isInteger(v.json)) throw ve(`expecting Integer value for "${name}"`, path);
+    if (typeof v.json !== 'number' || !Number.isInteger(v.json)) throw ve('expecting Integer value for "limit"', path);
     if (v.json < 0) throw new EngineError('not-supported', 'unexpected negative value', { path });
   };
   if (p.kind === 'variable') {
@@ -260,6 +260,12 @@ function limitIR(t: Translator, p: Parsed | undefined, name: string, path: strin
   }
   check(p);
   return { kind: 'literal', value: (p as { value: unknown }).value, pgType: INT8 };
+}
+
+/** The original passes offset through as given (no integer check; Postgres rejects what it cannot use). */
+function offsetIR(t: Translator, p: Parsed | undefined): ValueIR | null {
+  if (p === undefined || p.kind === 'null') return null;
+  return valueIR(t, p, INT8);
 }
 
 export function selectArgsIR(
@@ -277,16 +283,16 @@ export function selectArgsIR(
       const initial = orderBy.slice(0, distinctOn.length);
       const ok = initial.length === distinctOn.length
         && initial.every((o) => o.target.kind === 'column' && distinctOn!.includes(o.target.column));
-      if (!ok) throw ve('"distinct_on" columns must match initial "order_by" columns', argPath('distinct_on'));
+      if (!ok) throw ve('"distinct_on" columns must match initial "order_by" columns', extendPath(fieldPath, 'args'));
     }
     if (distinctOn && distinctOn.length === 0) distinctOn = null;
   }
   return {
     where: where && where.kind === 'true' ? null : where,
     orderBy,
-    limit: limitIR(t, args.get('limit'), 'limit', argPath('limit')),
+    limit: limitIR(t, args.get('limit'), argPath('limit')),
     permissionLimit: view.access.limit,
-    offset: limitIR(t, args.get('offset'), 'offset', argPath('offset')),
+    offset: offsetIR(t, args.get('offset')),
     distinctOn,
   };
 }
