@@ -19,12 +19,14 @@ test.before(async () => {
             CREATE TABLE author (id serial PRIMARY KEY, name text UNIQUE, city text);
             CREATE TABLE article (id serial PRIMARY KEY, title text NOT NULL, author_id integer REFERENCES author(id),
               is_published boolean NOT NULL DEFAULT false, rating integer DEFAULT 5);
-            CREATE TABLE kinds (id serial PRIMARY KEY, big bigint, real_v real, money_v money, num numeric, labels text[], doc jsonb);`,
+            CREATE TABLE kinds (id serial PRIMARY KEY, big bigint, real_v real, money_v money, num numeric, labels text[], doc jsonb);
+            CREATE VIEW author_count AS SELECT count(*) AS n FROM author;`,
         },
       },
       { type: 'track_table', args: { name: 'author' } },
       { type: 'track_table', args: { name: 'article' } },
       { type: 'track_table', args: { name: 'kinds' } },
+      { type: 'track_table', args: { name: 'author_count' } },
       { type: 'create_insert_permission', args: { table: 'article', role: 'user', permission: { columns: ['title', 'author_id', 'rating'], check: { author_id: 'X-Engine-User-Id' }, set: { is_published: false } } } },
       { type: 'create_select_permission', args: { table: 'article', role: 'user', permission: { columns: ['id', 'title', 'author_id', 'is_published', 'rating'], filter: {} } } },
       {
@@ -87,6 +89,7 @@ test.serial('insert errors: empty objects, unknown column, database errors, on_c
       path: '$.args.on_conflict', error: "'constraint' and 'constraint_on' cannot be set at a time", code: 'unexpected-payload',
     }],
     [{ table: 'author', objects: [{ name: 'A1' }], returning: ['nope'] }, { path: '$.args.returning', error: 'no such column exists : "nope"', code: 'permission-denied' }],
+    [{ table: 'author_count', objects: [{ n: 1 }] }, { path: '$.args', error: 'view "author_count" is not insertable', code: 'not-supported' }],
   ];
   for (const [args, body] of cases) {
     const r = await q('insert', args);

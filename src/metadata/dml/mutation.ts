@@ -17,6 +17,12 @@ import { boolExpValues, Dml, dmlError, type SelectAccess } from './context.js';
 const q = (s: string): string => `"${s}"`;
 const colType = (c: ColumnInfo): PgTypeRef => ({ type: c.type, typeSchema: c.typeSchema, array: c.isArray });
 
+/** A view must accept the operation (pg_relation_is_updatable), as the original checks before permissions. */
+function mutable(table: TableInfo, what: 'insertable' | 'updatable' | 'deletable'): void {
+  const ok = what === 'insertable' ? table.pg.insertable : what === 'updatable' ? table.pg.updatable : table.pg.deletable;
+  if (!ok) throw dmlError('not-supported', `view ${q(displayName(table.name))} is not ${what}`);
+}
+
 /** Collects every value of the statement whose session variable must be present. */
 class Values {
   readonly all: ValueIR[] = [];
@@ -121,6 +127,7 @@ export async function runInsert(d: Dml, raw: unknown): Promise<unknown> {
   if (objects.length === 0) throw dmlError('unexpected-payload', 'objects should not be empty', 'objects');
 
   const table = d.table(name);
+  mutable(table, 'insertable');
   const perm = d.admin ? null : table.permissions[d.role]?.insert;
   if (!d.admin && !perm) throw dmlError('permission-denied', d.notAllowed('insert', table));
   const values = new Values();
@@ -201,6 +208,7 @@ export async function runUpdate(d: Dml, raw: unknown): Promise<unknown> {
   const returningRaw = optional(o, 'returning');
 
   const table = d.table(name);
+  mutable(table, 'updatable');
   const perm = d.admin ? null : table.permissions[d.role]?.update;
   if (!d.admin && !perm) throw dmlError('permission-denied', d.notAllowed('update', table));
   const values = new Values();
@@ -249,6 +257,7 @@ export async function runDelete(d: Dml, raw: unknown): Promise<unknown> {
   const returningRaw = optional(o, 'returning');
 
   const table = d.table(name);
+  mutable(table, 'deletable');
   const perm = d.admin ? null : table.permissions[d.role]?.delete;
   if (!d.admin && !perm) throw dmlError('permission-denied', d.notAllowed('delete', table));
   const values = new Values();
