@@ -125,6 +125,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
 async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
+    let sync: MetadataSync | null = null;
     try {
       const client = await rt.pool.connect();
       try {
@@ -133,7 +134,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       } finally {
         client.release();
       }
-      const sync = new MetadataSync({
+      sync = new MetadataSync({
         pool: rt.pool,
         connectionString: databaseUrl,
         store: rt.store,
@@ -147,6 +148,8 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       await sync.syncNow();
       return;
     } catch (e) {
+      rt.sync = null;
+      await sync?.close().catch(() => undefined);
       const message = (e as Error).message;
       rt.store.problem = `cannot load metadata: ${message}`;
       if (Date.now() > deadline) throw new Error(`engine could not start: ${message}`);

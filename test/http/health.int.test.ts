@@ -93,3 +93,13 @@ test('StateStore: never goes back, waits for a seq', async (t) => {
   t.true(await waiting);
   t.is(store.seq, 4);
 });
+
+test('start-up against an unreachable database gives up after the start timeout, with the reason', async (t) => {
+  const { startEngine } = await import('../../src/main.js');
+  const started = Date.now();
+  const err = await t.throwsAsync(
+    startEngine(makeConfig({ port: 0, host: '127.0.0.1', databaseUrl: 'postgres://nobody@127.0.0.1:1/none' }), { logLevel: 'silent', startTimeoutMs: 1200 }),
+  );
+  t.regex(err!.message, /^engine could not start: .*ECONNREFUSED/);
+  t.true(Date.now() - started < 6000);
+});
