@@ -18,6 +18,7 @@ export interface BenchConfig {
   resultsDir: string;
   quick: boolean;
   checkOnly: boolean; // only compare the JSON, no load
+  cpuProf: boolean; // run the spawned engine under --cpu-prof and summarise the profile
   explain: boolean; // EXPLAIN ANALYZE both targets' SQL per query (bench/results/explain-*.txt)
 }
 
@@ -39,6 +40,7 @@ const HELP = `usage: npm run bench -- [options]
   --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 0 = any free port)
   --pg-pool N           Postgres pool size of the ceiling and of the spawned engine (BENCH_PG_POOL, default 16)
   --check               compare the JSON of both targets and stop (no load)
+  --cpu-prof            profile the spawned engine (node --cpu-prof) during the load; summary in the results
   --explain             also EXPLAIN ANALYZE the engine's SQL (via /v1/graphql/explain) and the ceiling's per query
   --results DIR         where the JSON report goes (default bench/results)
 `;
@@ -101,10 +103,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     quick,
     checkOnly: flags.has('check'),
     explain: flags.has('explain'),
+    cpuProf: flags.has('cpu-prof'),
   };
 }
 
-const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check', 'explain']);
+const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check', 'explain', 'cpu-prof']);
 const KNOWN_FLAGS = new Set([
   ...BOOLEAN_FLAGS,
   'scale', 'seed', 'rounds', 'database', 'connections', 'warmup', 'duration', 'only',

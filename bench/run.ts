@@ -1,12 +1,13 @@
 // `npm run bench`: dataset → ceiling + engine → identical-JSON check → alternating autocannon runs → table + JSON report.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig, type BenchConfig } from './config.js';
 import { ensureDataset, GENERATOR_VERSION } from './dataset.js';
 import { spawnCeiling, spawnEngine, setupEngineMetadata, peakRss, treeRss, type SpawnedProcess } from './engine.js';
 import { checkQuery } from './check.js';
 import { explainQueries, formatExplain } from './explain.js';
+import { mainProfile, summariseProfile } from './profile.js';
 import { combineRounds, measureRun, warmUp, type LoadResult } from './load.js';
 import { graphqlBody, selectQueries } from './queries.js';
 import { formatTable, type BenchReport, type QueryReport } from './report.js';
@@ -37,6 +38,8 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
 
   const urls: Partial<Record<Target, string>> = {};
   let enginePid: number | null = null;
+  let engineProcess: SpawnedProcess | null = null;
+  const profDir = join(config.resultsDir, `prof-${stamp}`);
   let ceilingPid: number | null = null;
   if (config.targets.includes('ceiling')) {
     const c = await spawnCeiling({ databaseUrl: dataset.url, port: config.ceilingPort, poolSize: config.pgPool });
@@ -50,10 +53,12 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
       const e = await spawnEngine({ databaseUrl: dataset.url, port: config.enginePort, logFile: join(config.resultsDir, `engine-${stamp}.log`),
         env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(config.pgPool) },
         root: config.engineRoot,
+        nodeArgs: config.cpuProf ? ['--cpu-prof', `--cpu-prof-dir=${profDir}`] : [],
       });
       started.push(e);
       urls.engine = e.url;
       enginePid = e.child.pid ?? null;
+      engineProcess = e;
     }
     await setupEngineMetadata(urls.engine);
   }
@@ -114,6 +119,10 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
     reports.push(report);
   }
 
+  // Memory first: the profile step below stops the engine.
+  const engineRssBytes = enginePid ? treeRss(enginePid) : null;
+  const enginePeakRssBytes = enginePid ? peakRss(enginePid) : null;
+  const ceilingRssBytes = ceilingPid ? treeRss(ceilingPid) : null;
   const result: BenchReport = {
     startedAt,
     finishedAt: new Date().toISOString(),
@@ -122,10 +131,17 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
     config: { ...config, databaseUrl: undefined },
     dataset: { database: config.database, generatorVersion: GENERATOR_VERSION, scale: config.scale, seed: config.seed, ...dataset.size },
     queries: reports,
-    engineRssBytes: enginePid ? treeRss(enginePid) : null,
-    enginePeakRssBytes: enginePid ? peakRss(enginePid) : null,
-    ceilingRssBytes: ceilingPid ? treeRss(ceilingPid) : null,
+    engineRssBytes,
+    enginePeakRssBytes,
+    ceilingRssBytes,
   };
+  if (config.cpuProf && engineProcess) {
+    await engineProcess.stop(); // V8 writes the profile on exit
+    const prof = existsSync(profDir) ? mainProfile(profDir) : null;
+    const summary = prof ? summariseProfile(prof) : `no profile written in ${profDir}`;
+    writeFileSync(join(config.resultsDir, `prof-${stamp}.txt`), `${summary}\n`);
+    process.stdout.write(`\n${summary}\n`);
+  }
   const file = join(config.resultsDir, `bench-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`\n${formatTable(result)}\nJSON report: ${file}\n`);
