@@ -73,3 +73,27 @@ test.serial('a failing operation (bulk) appends nothing and keeps the seq', asyn
     await e.close();
   }
 });
+
+test.serial('a writer that does not take the lock: the engine conflicts, catches up and retries', async (t) => {
+  const e = await startTestEngine({ database: db });
+  const raw = new pg.Client({ connectionString: db.url });
+  await raw.connect();
+  try {
+    t.is((await e.query({ type: 'run_sql', args: { sql: 'CREATE TABLE contested (id int PRIMARY KEY)' } })).status, 200);
+    const before = e.seq();
+    const { appendEvents } = await import('../../events/log.js');
+    await raw.query('BEGIN');
+    await appendEvents(raw, [{ type: 'metadata_reloaded', data: { reload_remote_schemas: false } }], before, { instanceId: 'outsider' });
+    const pending = e.query({ type: 'track_table', args: 'contested' });
+    await new Promise((r) => setTimeout(r, 300));
+    await raw.query('COMMIT');
+    const r = await pending;
+    t.is(r.status, 200, JSON.stringify(r.body));
+    t.is(r.headers.get('x-engine-metadata-version'), String(before + 2));
+    const log = await rows<{ seq: string; type: string }>(`SELECT seq, type FROM engine_catalog.metadata_log WHERE seq > ${before} ORDER BY seq`);
+    t.deepEqual(log.map((x) => [Number(x.seq), x.type]), [[before + 1, 'metadata_reloaded'], [before + 2, 'table_tracked']]);
+  } finally {
+    await raw.end();
+    await e.close();
+  }
+});
