@@ -200,11 +200,12 @@ test('IR: by_pk, aggregates, functions, computed fields, json path, stringified 
   t.deepEqual(byPk.select.args.where, { kind: 'column', column: 'id', op: '_eq', value: { kind: 'literal', value: '1', pgType: { type: 'int4', typeSchema: 'pg_catalog', array: false } } });
   const f = Object.fromEntries(byPk.select.fields);
   t.like(f.shout, { kind: 'computed_scalar', function: { schema: 'public', name: 'author_shout' }, type: 'text', stringify: false });
+  // given arguments are passed positionally (as the original does)
   t.deepEqual((f.shout as { args: unknown }).args, [
-    { kind: 'row', name: 'a' },
-    { kind: 'value', name: 'suffix', value: { kind: 'literal', value: '?', pgType: { type: 'text', typeSchema: 'pg_catalog', array: false } } },
+    { kind: 'row', name: null },
+    { kind: 'value', name: null, value: { kind: 'literal', value: '?', pgType: { type: 'text', typeSchema: 'pg_catalog', array: false } } },
   ]);
-  t.like(f.all_articles, { kind: 'computed_table', set: true, select: { source: { kind: 'function', args: [{ kind: 'row', name: 'a' }] } } });
+  t.like(f.all_articles, { kind: 'computed_table', set: true, select: { source: { kind: 'function', args: [{ kind: 'row', name: null }] } } });
   t.like(f.i, { kind: 'column', column: 'info', jsonPath: ['a', 'b', 0] });
   t.like(f.big, { kind: 'column', type: 'int8', stringify: true });
   t.like(f.rating, { kind: 'column', type: 'numeric', stringify: true });
@@ -217,7 +218,7 @@ test('IR: by_pk, aggregates, functions, computed fields, json path, stringified 
       ['avg', { kind: 'op', op: 'avg', fields: [['id', { kind: 'column', column: 'id', type: 'float8' }]] }],
     ],
   }]);
-  t.like(fn, { kind: 'select', select: { source: { kind: 'function', function: { name: 'search_articles' }, args: [{ kind: 'value', name: 'search' }] } } });
+  t.like(fn, { kind: 'select', select: { source: { kind: 'function', function: { name: 'search_articles' }, args: [{ kind: 'value', name: null }] } } });
   t.like(fnAgg, { kind: 'aggregate' });
 });
 
