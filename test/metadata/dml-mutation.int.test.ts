@@ -36,6 +36,7 @@ test.before(async () => {
       { type: 'create_delete_permission', args: { table: 'article', role: 'user', permission: { filter: { author_id: 'X-Engine-User-Id', is_published: false } } } },
       { type: 'create_update_permission', args: { table: 'author', role: 'user', permission: { columns: ['name'], filter: { id: 'X-Engine-User-Id' }, set: { city: 'X-Engine-City' } } } },
       { type: 'create_select_permission', args: { table: 'author', role: 'user', permission: { columns: ['id', 'name', 'city'], filter: {} } } },
+      { type: 'create_insert_permission', args: { table: 'kinds', role: 'user', permission: { columns: '*', check: {} } } },
       { type: 'insert', args: { table: 'author', objects: [{ name: 'A1' }, { name: 'A2' }] } },
     ],
   });
@@ -117,11 +118,27 @@ test.serial('insert as a role: presets apply, check is enforced, columns and ups
   t.is(check.status, 400);
   t.deepEqual(check.body, { path: '$', error: 'Check constraint violation. insert check constraint failed', code: 'permission-error' });
   const preset = await q('insert', { table: 'article', objects: [{ title: 't', author_id: 2, is_published: true }] }, USER('2'));
-  t.deepEqual(preset.body, { path: '$.args.objects[0]', error: 'column "is_published" is not insertable for role "user"; its value is predefined in permission', code: 'not-supported' });
+  t.deepEqual(preset.body, { path: '$.args.objects[0]', error: 'column "is_published" is not insertable for role "user"', code: 'not-supported' });
   const col = await q('insert', { table: 'article', objects: [{ id: 99, title: 't', author_id: 2 }] }, USER('2'));
   t.deepEqual(col.body, { path: '$.args.objects[0]', error: 'role "user" does not have permission to insert column "id"', code: 'permission-denied' });
   const table = await q('insert', { table: 'author', objects: [{ name: 'x' }] }, USER('2'));
   t.deepEqual(table.body, { path: '$.args', error: 'insert on "author" for role "user" is not allowed. ', code: 'permission-denied' });
+  const upsert = await q('insert', { table: 'kinds', objects: [{ big: 1 }], on_conflict: { action: 'ignore' } }, USER('2'));
+  t.deepEqual(upsert.body, { path: '$.args.on_conflict', error: 'upsert is not allowed for role "user" since update permissions are not defined', code: 'permission-denied' });
+  const notUpdatable = await q('insert', {
+    table: 'article', objects: [{ title: 't', author_id: 2 }], on_conflict: { action: 'update', constraint: 'article_pkey' },
+  }, USER('2'));
+  t.deepEqual(notUpdatable.body, { path: '$.args.on_conflict', error: 'column "author_id" is not updatable', code: 'validation-failed' });
+  const returning = await q('insert', { table: 'kinds', objects: [{ big: 1 }], returning: ['id'] }, USER('2'));
+  t.deepEqual(returning.body, {
+    path: '$.args',
+    error: 'select on "kinds" for role "user" is not allowed. ; "returning" can only be used if the role has "select" permission on the table',
+    code: 'permission-denied',
+  });
+  const plainInsert = await q('insert', { table: 'kinds', objects: [{ big: 1 }] }, USER('2'));
+  t.deepEqual(plainInsert.body, { affected_rows: 1 });
+  const update = await q('update', { table: 'kinds', where: {}, $set: { big: 2 } }, USER('2'));
+  t.deepEqual(update.body, { path: '$.args', error: 'update on "kinds" for role "user" is not allowed. ', code: 'permission-denied' });
   const count = await q('count', { table: 'article', where: { title: 'theirs' } });
   t.deepEqual(count.body, { count: 0 }, 'a failed check rolls the insert back');
 });

@@ -45,11 +45,14 @@ function presets(table: TableInfo, set: Record<string, unknown> | undefined): Ar
   return out;
 }
 
-/** `returning`: the select permission is required and every column must be selectable (errors at `$.args.returning`). */
-function returningFields(d: Dml, table: TableInfo, raw: unknown): Array<[string, FieldIR]> | null {
+/**
+ * `returning`: every column must be selectable (errors at `$.args.returning`); without `select` access given (insert),
+ * the select permission is required for it.
+ */
+function returningFields(d: Dml, table: TableInfo, raw: unknown, select?: SelectAccess): Array<[string, FieldIR]> | null {
   if (raw === undefined) return null;
   const cols = stringList(raw, ['returning']);
-  const access = d.requireSelect(table, '; "returning" can only be used if the role has "select" permission on the table');
+  const access = select ?? d.requireSelect(table, '; "returning" can only be used if the role has "select" permission on the table');
   for (const c of cols) if (!access.columns.has(c) || !table.columns.some((x) => x.name === c)) throw d.columnDenied('select', c, 'returning');
   return cols.map((c) => [c, d.columnField(table, c)]);
 }
@@ -66,11 +69,9 @@ async function run(d: Dml, m: MutationIR, values: Values): Promise<unknown> {
   return d.statementJson(statement);
 }
 
-/** The `where` of update/delete, read with the select permission (required, as in the original). */
-function mutationWhere(d: Dml, table: TableInfo, op: 'update' | 'delete', raw: unknown): { where: BoolExpIR | null; select: SelectAccess } {
-  const select = d.requireSelect(table, `; "${op}" is only allowed if the role has "select" permission on the table`);
-  return { where: new WhereParser(d, ['where']).parse(table, select, raw), select };
-}
+/** Update and delete read their `where` (and `returning`) with the select permission, which they therefore require. */
+const requireSelectFor = (d: Dml, table: TableInfo, op: 'update' | 'delete'): SelectAccess =>
+  d.requireSelect(table, `; "${op}" is only allowed if the role has "select" permission as "where" can't be used without "select" permission on the table`);
 
 // ---------------------------------------------------------------------------------------------------------------
 // insert
@@ -142,11 +143,11 @@ export async function runInsert(d: Dml, raw: unknown): Promise<unknown> {
       const c = table.columns.find((x) => x.name === k);
       if (!c) {
         throw table.relationships[k]
-          ? dmlError('unexpected-payload', `expecting a postgres column; but, ${q(k)} is relationship; relationships can't be inserted`, 'objects', i)
+          ? dmlError('unexpected-payload', `expecting a postgres column; but, ${q(k)} is a relationship; relationships can't be inserted`, 'objects', i)
           : dmlError('not-exists', `column ${q(k)} does not exist`, 'objects', i);
       }
       if (presetCols.has(c.name)) {
-        throw dmlError('not-supported', `column ${q(c.name)} is not insertable for role ${q(d.role)}; its value is predefined in permission`, 'objects', i);
+        throw dmlError('not-supported', `column ${q(c.name)} is not insertable for role ${q(d.role)}`, 'objects', i);
       }
       if (!allowed.has(c.name)) throw d.columnDenied('insert', c.name, 'objects', i);
       vals.push([c.name, { kind: 'literal', value: v, pgType: colType(c) }]);
@@ -163,6 +164,13 @@ export async function runInsert(d: Dml, raw: unknown): Promise<unknown> {
       throw dmlError('permission-denied', `upsert is not allowed for role ${q(d.role)} since update permissions are not defined`, 'on_conflict');
     }
     const constraint = conflictTarget(d, table, onConflict);
+    if (onConflict.action === 'update' && upd) {
+      // The inserted columns are the ones an upsert updates: the update permission must allow them.
+      const updatable = new Set(upd.columns);
+      for (const c of table.columns) {
+        if (given.has(c.name) && !updatable.has(c.name)) throw dmlError('validation-failed', `column ${q(c.name)} is not updatable`, 'on_conflict');
+      }
+    }
     conflict = onConflict.action === 'ignore'
       ? { constraint, updateColumns: [], where: null, presets: [] }
       : {
@@ -212,7 +220,7 @@ export async function runUpdate(d: Dml, raw: unknown): Promise<unknown> {
   const perm = d.admin ? null : table.permissions[d.role]?.update;
   if (!d.admin && !perm) throw dmlError('permission-denied', d.notAllowed('update', table));
   const values = new Values();
-  const returning = returningFields(d, table, returningRaw);
+  const select = requireSelectFor(d, table, 'update');
   const allowed = new Set(perm ? perm.columns : table.columns.map((c) => c.name));
   const preset = values.list(presets(table, perm?.set));
   const presetCols = new Set(preset.map(([c]) => c));
@@ -231,8 +239,9 @@ export async function runUpdate(d: Dml, raw: unknown): Promise<unknown> {
       ops.push({ column: c.name, op, value: { kind: 'literal', value, pgType: colType(c) } });
     }
   }
+  const returning = returningFields(d, table, returningRaw, select);
   if (ops.length === 0) throw dmlError('unexpected-payload', 'atleast one of $set, $inc, $mul has to be present');
-  const { where } = mutationWhere(d, table, 'update', whereRaw);
+  const where = new WhereParser(d, ['where']).parse(table, select, whereRaw);
   const m: MutationIR = {
     kind: 'update',
     update: {
@@ -261,8 +270,9 @@ export async function runDelete(d: Dml, raw: unknown): Promise<unknown> {
   const perm = d.admin ? null : table.permissions[d.role]?.delete;
   if (!d.admin && !perm) throw dmlError('permission-denied', d.notAllowed('delete', table));
   const values = new Values();
-  const returning = returningFields(d, table, returningRaw);
-  const { where } = mutationWhere(d, table, 'delete', whereRaw);
+  const select = requireSelectFor(d, table, 'delete');
+  const returning = returningFields(d, table, returningRaw, select);
+  const where = new WhereParser(d, ['where']).parse(table, select, whereRaw);
   const m: MutationIR = {
     kind: 'delete',
     delete: {
