@@ -100,11 +100,12 @@ export function compileMutation(m: MutationIR, ctx: CompileContext): SQL[] {
       rows = deleteRows(st, m.delete);
       break;
   }
-  // Every data-modifying CTE is counted in the FROM list, so each one is read (and its checks run) even when the
-  // output does not ask for affected_rows.
-  const counts = st.counted.map((c, i) => sql`(SELECT count(*) AS "n" FROM ${ident(c)}) AS ${ident(`_c${i}`)}`);
-  const from = counts.length === 0 ? raw('') : sql` FROM ${join(counts, ', ')}`;
-  const affected = counts.length === 0 ? raw('0') : sql`(${join(st.counted.map((_, i) => sql`${ident(`_c${i}`)}."n"`), ' + ')})`;
+  // Every data-modifying CTE is counted in the FROM item, so each one is read (and its checks run) even when the
+  // output does not ask for affected_rows; the sum is evaluated left to right, which runs the CTEs in the order they
+  // were written (rows get their serial ids in input order, as when the original inserted them one by one).
+  const counts = st.counted.map((c) => sql`(SELECT count(*) FROM ${ident(c)})`);
+  const from = counts.length === 0 ? raw('') : sql` FROM (SELECT ${join(counts, ' + ')} AS "n") AS "_c"`;
+  const affected = counts.length === 0 ? raw('0') : raw('"_c"."n"');
 
   if (m.kind === 'insert' && hasNestedInserts(m.insert) && outputReadsTables(m.output)) {
     const first = sql`${st.withClause()}SELECT json_build_object('affected_rows', ${affected}, 'rows', (SELECT coalesce(json_agg("_x"), '[]') FROM ${ident(rows)} AS "_x"))::text${from}`;

@@ -83,6 +83,19 @@ test.serial('nested array insert: children take the parent key; returning reads 
   });
 });
 
+test.serial('nested inserts run in input order (serial ids ascend with the objects)', async (t) => {
+  const objs = Array.from({ length: 6 }, (_, i) => `{name: "ord${i}", articles: {data: [{title: "ord${i}a"}, {title: "ord${i}b"}]}}`).join(', ');
+  const r = await gql(`mutation { insert_author(objects: [${objs}]) { affected_rows returning { id name articles(order_by: {id: asc}) { id title } } } }`);
+  const rows = r.data.insert_author.returning as Array<{ id: number; name: string; articles: Array<{ id: number; title: string }> }>;
+  t.is(r.data.insert_author.affected_rows, 18);
+  t.deepEqual(rows.map((x) => x.name), ['ord0', 'ord1', 'ord2', 'ord3', 'ord4', 'ord5']);
+  const ids = rows.map((x) => x.id);
+  t.deepEqual(ids, [...ids].sort((a, b) => a - b));
+  const articleIds = rows.flatMap((x) => x.articles.map((a) => a.id));
+  t.deepEqual(articleIds, [...articleIds].sort((a, b) => a - b));
+  await gql('mutation { delete_article(where: {title: {_like: "ord%"}}) { affected_rows } delete_author(where: {name: {_like: "ord%"}}) { affected_rows } }');
+});
+
 test.serial('nested object insert: the remote row first, its key in the parent', async (t) => {
   const r = await gql('mutation { insert_article(objects: [{title: "O1", author: {data: {name: "Obj author"}}}]) { affected_rows returning { title author { name articles { title } } } } }');
   t.deepEqual(r, { data: { insert_article: { affected_rows: 2, returning: [{ title: 'O1', author: { name: 'Obj author', articles: [{ title: 'O1' }] } }] } } });
@@ -168,6 +181,12 @@ test.serial('Postgres errors map to the original codes and messages', async (t) 
   const ov = await gql('mutation { insert_strict(objects: [{code: "a", qty: 2147483648}]) { affected_rows } }');
   t.deepEqual(ov.errors[0].extensions, { path: '$.selectionSet.insert_strict.args.objects[0].qty', code: 'parse-failed' });
   t.is(await count('strict'), 0);
+});
+
+test.serial('one literal feeding columns of different types (float4 and money) in one statement', async (t) => {
+  await e.query({ type: 'bulk', args: [{ type: 'run_sql', args: { sql: 'CREATE TABLE prices (id serial PRIMARY KEY, r real, m money)' } }, { type: 'track_table', args: 'prices' }] });
+  const r = await gql('mutation { insert_prices_one(object: {r: 1.5, m: 1.5}) { id } update_prices(where: {}, _inc: {r: -2E-1, m: -2E-1}) { returning { r m } } }');
+  t.deepEqual(r, { data: { insert_prices_one: { id: 1 }, update_prices: { returning: [{ r: 1.3, m: '$1.30' }] } } });
 });
 
 test.serial('several mutation fields run in order in one transaction; a failure rolls all of them back', async (t) => {
