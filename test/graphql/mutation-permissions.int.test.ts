@@ -150,3 +150,12 @@ test.serial('custom root field names and column names', async (t) => {
   const old = await gql('mutation { insert_item(objects: []) { affected_rows } }');
   t.is(old.errors[0].message, 'field "insert_item" not found in type: \'mutation_root\'');
 });
+
+test.serial('every role schema with mutation types is a valid GraphQL schema', async (t) => {
+  const { validateSchema } = await import('graphql');
+  const { roleSchema } = await import('../../src/graphql/schema/build.js');
+  const state = e.engine.runtime.store.get();
+  for (const role of ['admin', 'user', 'writer', 'backend', 'reader']) {
+    t.deepEqual(validateSchema(roleSchema(state, role).schema).map((x) => x.message), [], role);
+  }
+});
