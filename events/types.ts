@@ -186,4 +186,8 @@ export type NewEvent = { type: string; data: unknown };
 /** An event as read back from the log. */
 export type StoredEvent = NewEvent & { seq: number; meta: unknown; createdAt?: string };
 
+/** A record's own entry: names like `constructor` must not find Object.prototype's members. */
+export const own = <V>(rec: Record<string, V> | undefined, key: string): V | undefined =>
+  rec !== undefined && Object.prototype.hasOwnProperty.call(rec, key) ? rec[key] : undefined;
+
 export const ev = <T extends EventType>(type: T, data: EventOf<T>['data']): Event => ({ type, data }) as Event;

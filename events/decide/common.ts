@@ -6,6 +6,7 @@ import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
 import { boolExpFields, boolExpRelationshipParts } from '../boolexp.js';
 import {
   ev,
+  own,
   permKey,
   PERM_KINDS,
   type Event,
@@ -31,8 +32,10 @@ export function trackedTable(m: Metadata, table: QualifiedName, path = '$.args')
 }
 
 export function relationshipOf(t: TableMeta, name: string): { kind: 'object' | 'array'; rel: RelationshipMeta } | null {
-  if (t.object_relationships[name]) return { kind: 'object', rel: t.object_relationships[name] };
-  if (t.array_relationships[name]) return { kind: 'array', rel: t.array_relationships[name] };
+  const o = own(t.object_relationships, name);
+  if (o) return { kind: 'object', rel: o };
+  const a = own(t.array_relationships, name);
+  if (a) return { kind: 'array', rel: a };
   return null;
 }
 
@@ -137,7 +140,7 @@ export function boolExpDeps(exp: unknown, table: QualifiedName, m: Metadata, cat
 
 function fieldDep(t: TableMeta | undefined, table: QualifiedName, f: string): ObjId {
   if (t && relationshipOf(t, f)) return { kind: 'relationship', table, name: f };
-  if (t && t.computed_fields[f]) return { kind: 'computed_field', table, name: f };
+  if (t && own(t.computed_fields, f)) return { kind: 'computed_field', table, name: f };
   return { kind: 'column', table, column: f };
 }
 

@@ -1,7 +1,7 @@
 // decide for computed fields: add_computed_field and drop_computed_field (cascade to permissions).
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
-import { ev, type ComputedFieldMeta, type Event } from '../types.js';
+import { ev, own, type ComputedFieldMeta, type Event } from '../types.js';
 import { dependencyError, dependentsOf, dropEvents, q, trackedTable, type DecideContext } from './common.js';
 
 export type ComputedFieldCommand =
@@ -13,13 +13,13 @@ export function decideComputedField(cmd: ComputedFieldCommand, ctx: DecideContex
   switch (cmd.op) {
     case 'add_computed_field': {
       const name = cmd.computed_field.name;
-      if (t.computed_fields[name]) {
+      if (own(t.computed_fields, name)) {
         throw new EngineError('already-exists', `computed field ${q(name)} already exists`, { path: '$.args' });
       }
       return [ev('computed_field_added', { table: cmd.table, computed_field: cmd.computed_field })];
     }
     case 'drop_computed_field': {
-      if (!t.computed_fields[cmd.name]) {
+      if (!own(t.computed_fields, cmd.name)) {
         throw new EngineError('not-exists', `computed field ${q(cmd.name)} does not exist`, { path: '$.args.name' });
       }
       const deps = dependentsOf([{ kind: 'computed_field', table: cmd.table, name: cmd.name }], ctx.metadata, ctx.catalog);

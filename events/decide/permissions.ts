@@ -2,7 +2,7 @@
 // operators, relationships) are checked when the schema cache is rebuilt, as in the original.
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
-import { ev, permKey, type Event, type PermKind, type TableMeta } from '../types.js';
+import { ev, own, permKey, type Event, type PermKind, type TableMeta } from '../types.js';
 import { q, qt, trackedTable, type DecideContext } from './common.js';
 
 export type PermissionCommand =
@@ -15,7 +15,7 @@ const permMessage = (kind: PermKind, t: TableMeta, role: string, what: string) =
 
 export function decidePermission(cmd: PermissionCommand, ctx: DecideContext): Event[] {
   const t = trackedTable(ctx.metadata, cmd.table, '$.args.table');
-  const existing = t[permKey(cmd.kind)][cmd.role];
+  const existing = own(t[permKey(cmd.kind)] as Record<string, unknown>, cmd.role);
   switch (cmd.op) {
     case 'create_permission':
       // The admin role's permissions are implicit: defining one reads as "already exists".

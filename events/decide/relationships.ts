@@ -1,7 +1,7 @@
 // decide for relationships: create (object/array), drop (cascade), rename, set comment.
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
-import { ev, type Event, type RelKind, type RelationshipMeta, type TableMeta } from '../types.js';
+import { ev, own, type Event, type RelKind, type RelationshipMeta, type TableMeta } from '../types.js';
 import { dependencyError, dependentsOf, dropEvents, permissionRenames, pgTableOf, q, qt, relationshipOf, trackedTable, type DecideContext } from './common.js';
 
 export type RelationshipCommand =
@@ -13,7 +13,7 @@ export type RelationshipCommand =
 /** A field name is taken by a column, a relationship or a computed field. */
 export function fieldExists(ctx: DecideContext, t: TableMeta, name: string): boolean {
   const pg = pgTableOf(ctx.catalog, t.table);
-  return Boolean(pg?.columns.some((c) => c.name === name) || relationshipOf(t, name) || t.computed_fields[name]);
+  return Boolean(pg?.columns.some((c) => c.name === name) || relationshipOf(t, name) || own(t.computed_fields, name));
 }
 
 function existingRelationship(ctx: DecideContext, t: TableMeta, name: string) {

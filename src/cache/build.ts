@@ -4,7 +4,7 @@ import { compareNames, displayName, qualifiedKey, sameName, type QualifiedName }
 import type { PgCatalog, PgColumn, PgFunction, PgTable } from '../catalog/types.js';
 import type { Metadata, TableMeta, RelationshipMeta, ComputedFieldMeta, PermKind } from '../../projections/metadata.js';
 import { exportComputedFieldDefinition, exportRelationshipUsing } from '../../projections/export.js';
-import { PERM_KINDS, permKey } from '../../events/types.js';
+import { PERM_KINDS, own, permKey } from '../../events/types.js';
 import type {
   BoolExpJson,
   ColumnInfo,
@@ -73,7 +73,7 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
       enumValues = r;
     }
     const custom = t.configuration.custom_column_names;
-    const columns: ColumnInfo[] = pg.columns.map((c) => ({ ...c, graphqlName: custom[c.name] ?? c.name, enumReference: null }));
+    const columns: ColumnInfo[] = pg.columns.map((c) => ({ ...c, graphqlName: own(custom, c.name) ?? c.name, enumReference: null }));
     tables[key] = {
       name: t.table,
       pg,
@@ -133,7 +133,7 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
         const def = p.permission as unknown as Record<string, unknown>;
         try {
           const resolved = resolvePermission(info, kind, def, tables);
-          const rp: RolePermissions = (info.permissions[p.role] ??= {});
+          const rp: RolePermissions = own(info.permissions, p.role) ?? (info.permissions[p.role] = {});
           (rp as Record<string, unknown>)[kind] = resolved;
           roles.add(p.role);
         } catch (e) {
@@ -270,7 +270,7 @@ function resolveComputedField(
 ): ComputedFieldInfo {
   const ctx = `in table ${qt(info.name)}: in computed field ${q(cf.name)}: `;
   if (info.columns.some((c) => c.name === cf.name)) fail('field definition conflicts with postgres column');
-  if (info.relationships[cf.name]) fail('field definition conflicts with relationship');
+  if (own(info.relationships, cf.name)) fail('field definition conflicts with relationship');
   const fname = cf.definition.function;
   const fns = catalog.functions[qualifiedKey(fname)];
   if (!fns || fns.length === 0) fail(`${ctx}no such function exists in postgres : ${qt(fname)}`);
@@ -387,8 +387,8 @@ function validateBoolExp(exp: unknown, info: TableInfo, tables: Record<string, T
       const target = name && tables[qualifiedKey({ schema: name.schema ?? 'public', name: name.name })];
       if (!target) fail(`table ${name ? qt({ schema: name.schema ?? 'public', name: name.name }) : '""'} does not exist`);
       validateBoolExp(e._where ?? {}, target!, tables, depth + 1);
-    } else if (info.relationships[k]) {
-      const target = tables[qualifiedKey(info.relationships[k].remoteTable)];
+    } else if (own(info.relationships, k)) {
+      const target = tables[qualifiedKey(own(info.relationships, k)!.remoteTable)];
       if (target && depth < 16) validateBoolExp(v, target, tables, depth + 1);
     } else if (info.columns.some((c) => c.name === k)) {
       if (isObj(v)) {
@@ -400,7 +400,7 @@ function validateBoolExp(exp: unknown, info: TableInfo, tables: Record<string, T
           }
         }
       }
-    } else if (info.computedFields[k]) {
+    } else if (own(info.computedFields, k)) {
       // Scalar computed fields may appear in boolean expressions.
     } else {
       fail(`${q(k)} does not exist`);
@@ -413,7 +413,7 @@ function resolveColumns(cols: unknown, info: TableInfo): string[] {
   const list = cols as string[];
   for (const c of list) {
     if (!info.columns.some((x) => x.name === c)) {
-      if (info.relationships[c]) fail(`relationships can't be used as columns: ${q(c)}`);
+      if (own(info.relationships, c)) fail(`relationships can't be used as columns: ${q(c)}`);
       fail(`column ${q(c)} does not exist`);
     }
   }
@@ -438,8 +438,7 @@ function resolvePermission(info: TableInfo, kind: PermKind, def: Record<string, 
       const columns = resolveColumns(def.columns, info);
       const cfs = (def.computed_fields as string[] | undefined) ?? [];
       for (const c of cfs) {
-        const cf = info.computedFields[c];
-        if (!cf) fail(`computed field ${q(c)} does not exist`);
+        const cf = own(info.computedFields, c) ?? fail(`computed field ${q(c)} does not exist`);
         if (cf.returns.kind === 'table') {
           fail(`select permissions on computed field ${q(c)} are auto-derived from the permissions on its returning table ${qt(cf.returns.table)} and cannot be specified manually`);
         }

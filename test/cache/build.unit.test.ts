@@ -171,3 +171,14 @@ test('mutation permissions on a view Postgres cannot write through are inconsist
   t.deepEqual(c.inconsistent.map((i) => i.reason), ['in table "author_view": in permission for role "u": view "author_view" is not insertable']);
   t.truthy(c.tables['public.author_view'].permissions.u.select);
 });
+
+test('roles and fields named like Object.prototype members', (t) => {
+  const c = build([
+    track('article'),
+    ev('permission_created', { table: T('article'), kind: 'select', role: 'constructor', permission: { columns: '*', computed_fields: [], filter: { toString: { _eq: 1 } }, allow_aggregations: false }, comment: null }),
+    ev('permission_created', { table: T('article'), kind: 'select', role: 'valueOf', permission: { columns: '*', computed_fields: [], filter: {}, allow_aggregations: false }, comment: null }),
+  ]);
+  t.deepEqual(c.roles, ['valueOf']);
+  t.is(c.inconsistent[0].reason, 'in table "article": in permission for role "constructor": "toString" does not exist');
+  t.deepEqual(c.tables['public.article'].columns.map((x) => x.graphqlName), ['id', 'title', 'author_id']);
+});

@@ -296,3 +296,15 @@ test('rename_relationship rewrites permissions that use it, also from other tabl
       { type: 'permission_updated', data: { table: { ...P, name: 'article' }, kind: 'select', role: 'user', permission: { columns: '*', computed_fields: [], filter: { writer: { id: { _eq: 'X-Engine-User-Id' } } }, allow_aggregations: false } } },
     ]);
 });
+
+test('names that are also Object.prototype members are ordinary names', (t) => {
+  given(cat, trackAuthor, trackArticle)
+    .when({ type: 'create_object_relationship', args: { table: 'article', name: 'constructor', using: { foreign_key_constraint_on: 'author_id' } } })
+    .then(t, [{ type: 'relationship_created' }]);
+  given(cat, trackArticle)
+    .when({ type: 'create_select_permission', args: { table: 'article', role: 'toString', permission: { columns: '*', filter: {} } } })
+    .then(t, [{ type: 'permission_created' }]);
+  given(cat, trackArticle)
+    .when({ type: 'drop_computed_field', args: { table: 'article', name: 'constructor' } })
+    .throws(t, { code: 'not-exists', message: 'computed field "constructor" does not exist' });
+});
