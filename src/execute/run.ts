@@ -39,6 +39,8 @@ export interface ExecuteContext {
   showInternal: boolean;
   requestId: string;
   prepare: PrepareFn;
+  /** Separates the plans of another schema over the same state (POST /v1beta1/relay). */
+  planScope?: string;
 }
 
 interface Statement extends CompiledSql {
@@ -74,7 +76,7 @@ function buildPlan(p: PreparedOperation): Plan {
 
 async function planFor(ctx: ExecuteContext, req: GraphQLRequest): Promise<Plan> {
   const cache = cacheFor<Plan>(ctx.state, ctx.planCacheSize);
-  const key = planKey(ctx.session.role, req.operationName, req.query);
+  const key = planKey(ctx.session.role, req.operationName, req.query) + (ctx.planScope ? `\u0000${ctx.planScope}` : '');
   const hit = cache.get(key);
   if (hit) return hit;
   const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });
@@ -106,6 +108,12 @@ async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<str
     const st = plan.statements[0];
     const row = st ? await runStatement(ctx.pool, st, resolveParams(st.slots, src)) : null;
     return `{"data":${splice(plan.pieces, row)}}`;
+  }
+  // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
+  const only = plan.statements.length === 1 ? plan.statements[0] : null;
+  if (only?.standalone) {
+    const row = await runStatement(ctx.pool, only, resolveParams(only.slots, src));
+    return `{"data":${splice(plan.pieces, [row?.[0] ?? null])}}`;
   }
   return `{"data":${splice(plan.pieces, await runInTransaction(ctx, plan, src))}}`;
 }

@@ -6,6 +6,7 @@ import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { OperationIR, RootFieldIR } from '../ir/types.js';
 import { roleSchema } from './schema/build.js';
+import { relaySchema } from './relay/schema.js';
 import { collectFields, type CollectContext } from './request/collect.js';
 import { toJson, ve, type LiteralContext } from './request/input.js';
 import { introspectionJson } from './request/introspection.js';
@@ -22,6 +23,8 @@ export interface GraphQLRequestBody {
 export interface PrepareOptions {
   /** ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: bigint, numeric, float8 and money columns come back as strings. */
   stringifyNumeric?: boolean;
+  /** POST /v1beta1/relay: the role's Relay schema (src/graphql/relay) instead of the usual one. */
+  relay?: boolean;
 }
 
 export interface PreparedOperation {
@@ -43,7 +46,7 @@ export function prepareOperation(
 ): PreparedOperation {
   if (typeof request.query !== 'string') throw ve('not a valid graphql query', '$.query');
   const doc = parseQuery(request.query);
-  const rs = roleSchema(state, session.role);
+  const rs = options.relay ? relaySchema(state, session.role) : roleSchema(state, session.role);
   const op = pickOperation(doc, request.operationName);
   let root: GraphQLObjectType;
   let rootName: string;

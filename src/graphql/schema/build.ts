@@ -5,8 +5,11 @@ import {
   type GraphQLFieldConfig,
 } from 'graphql';
 import type { SchemaCache } from '../../cache/types.js';
+import type { FieldIR } from '../../ir/types.js';
+import type { CollectedField } from '../request/collect.js';
+import type { Translator } from '../request/translate.js';
 import type { EngineState } from '../../cache/state.js';
-import { buildRoleContext, type RoleContext } from './context.js';
+import { buildRoleContext, type RoleContext, type TableView } from './context.js';
 import { mutationFields } from './mutation.js';
 import { queryRootFields, type RootFieldMeta } from './root.js';
 import { sortedMap } from './types.js';
@@ -18,6 +21,8 @@ export interface RoleSchema {
   /** query_root (and subscription_root) fields by name. */
   queryFields: Map<string, RootFieldMeta>;
   hasMutations: boolean;
+  /** Relay schemas (src/graphql/relay): translates the Relay fields of table types; null leaves a field to the usual path. */
+  fieldHook?: (t: Translator, view: TableView, f: CollectedField) => FieldIR | null;
 }
 
 export function buildRoleSchema(cache: SchemaCache, role: string): RoleSchema {

@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import type Koa from 'koa';
 import { EngineError, graphqlErrorObject, isEngineError } from '../../core/errors.js';
 import { handleGraphQLRequest } from '../../execute/graphql.js';
+import { handleRelayRequest } from '../../execute/relay.js';
 import { readJson } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
@@ -13,6 +14,7 @@ import { METADATA_VERSION_HEADER } from './query.js';
 export function graphqlRoutes(router: Router, rt: Runtime): void {
   router.post('/v1/graphql', (ctx) => serve(ctx, rt, false));
   router.post('/v1alpha1/graphql', (ctx) => serve(ctx, rt, true));
+  router.post('/v1beta1/relay', (ctx) => serve(ctx, rt, false, true));
 }
 
 /** Status of a legacy-endpoint error body: internal errors 500, everything else a request error. */
@@ -27,7 +29,7 @@ function legacyStatus(body: string): number {
   }
 }
 
-async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean): Promise<void> {
+async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean, relay = false): Promise<void> {
   const requestId = ctx.state.requestId as string;
   let session: Session | null = null;
   ctx.type = 'application/json';
@@ -38,7 +40,7 @@ async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean): Promise<vo
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     ctx.set(METADATA_VERSION_HEADER, String(state.seq));
-    const r = await handleGraphQLRequest({ pool: rt.pool, state, session, config: rt.config, requestId }, body);
+    const r = await (relay ? handleRelayRequest : handleGraphQLRequest)({ pool: rt.pool, state, session, config: rt.config, requestId }, body);
     ctx.status = legacy && r.status === 200 ? legacyStatus(r.body) : r.status;
     for (const [k, v] of Object.entries(r.headers ?? {})) ctx.set(k, v);
     ctx.body = r.body;

@@ -1,0 +1,27 @@
+// POST /v1beta1/relay: the GraphQL executor over the role's Relay schema (src/graphql/relay), with its own plan-cache
+// scope (the same query text means something else there).
+import { prepareOperation } from '../graphql/prepare.js';
+import type { GraphQLRequestContext } from './graphql.js';
+import { executeGraphQL, type PrepareFn } from './run.js';
+
+const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, { ...options, relay: true });
+
+/** One POST /v1beta1/relay body: always HTTP 200, like /v1/graphql. */
+export async function handleRelayRequest(
+  ctx: GraphQLRequestContext, body: unknown,
+): Promise<{ status: number; body: string; headers?: Record<string, string> }> {
+  return executeGraphQL(
+    {
+      pool: ctx.pool,
+      state: ctx.state,
+      session: ctx.session,
+      stringifyNumeric: ctx.config.stringifyNumericTypes,
+      planCacheSize: ctx.config.queryPlanCacheSize,
+      showInternal: ctx.config.devMode || (ctx.session.role === 'admin' && ctx.config.adminInternalErrors),
+      requestId: ctx.requestId,
+      prepare,
+      planScope: 'relay',
+    },
+    body,
+  );
+}
