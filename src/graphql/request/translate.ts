@@ -300,9 +300,13 @@ export function selectArgsIR(
 // ---------------------------------------------------------------------------------------------------------------
 // function arguments
 
+/**
+ * A function's arguments as the original passes them: positionally while every argument is known (the row, the
+ * session) or given, then by name; an omitted argument needs a default, and only named ones can follow a gap.
+ */
 function functionArgs(
   t: Translator, pgArgs: readonly PgFunctionArg[], inputArgs: Array<[string, number]>, p: Parsed | undefined,
-  special: { row?: number; session?: number | null },
+  special: { row?: number; session?: number | null }, path: string,
 ): FunctionArgIR[] {
   const given = new Map<string, Parsed>();
   if (p !== undefined) {
@@ -311,18 +315,28 @@ function functionArgs(
   }
   const byIndex = new Map(inputArgs.map(([n, i]) => [i, n]));
   const out: FunctionArgIR[] = [];
+  let positional = true;
   pgArgs.forEach((a, i) => {
-    if (i === special.row) {
-      out.push({ kind: 'row', name: a.name });
-    } else if (i === special.session) {
-      out.push({ kind: 'value', name: a.name, value: { kind: 'session_object' } });
-    } else {
+    let item: FunctionArgIR | null = null;
+    if (i === special.row) item = { kind: 'row', name: a.name };
+    else if (i === special.session) item = { kind: 'value', name: a.name, value: { kind: 'session_object' } };
+    else {
       const gname = byIndex.get(i);
-      if (gname === undefined) return;
+      if (gname === undefined) return; // not an input argument (OUT, TABLE)
       const v = given.get(gname);
-      if (v === undefined || (v.kind === 'null' && a.hasDefault)) return;
-      out.push({ kind: 'value', name: a.name, value: valueIR(t, v, { type: a.type, typeSchema: a.typeSchema, array: false }) });
+      if (v !== undefined) {
+        item = { kind: 'value', name: a.name, value: valueIR(t, v, { type: a.type, typeSchema: a.typeSchema, array: false }) };
+      } else if (!a.hasDefault) {
+        throw new EngineError('not-supported', 'Non default arguments cannot be omitted', { path });
+      }
     }
+    if (item === null) {
+      positional = false;
+      return;
+    }
+    if (positional) out.push({ ...item, name: null });
+    else if (item.name === null) throw new EngineError('not-supported', 'Only last set of positional arguments can be omitted', { path });
+    else out.push(item);
   });
   return out;
 }
@@ -347,7 +361,9 @@ function columnField(t: Translator, c: ColumnInfo, f: CollectedField): FieldIR {
 function computedFieldIR(t: Translator, cv: ComputedView, f: CollectedField): FieldIR {
   const args = fieldArgs(f, t.cc);
   const cf = cv.cf;
-  const fargs = functionArgs(t, cf.pgFunction.args, cv.inputArgs, args.get('args'), { row: cf.tableArgIndex, session: cf.sessionArgIndex });
+  const fargs = functionArgs(
+    t, cf.pgFunction.args, cv.inputArgs, args.get('args'), { row: cf.tableArgIndex, session: cf.sessionArgIndex }, extendPath(f.path, 'args'),
+  );
   if (cf.returns.kind === 'scalar') {
     return {
       kind: 'computed_scalar', function: cf.function, args: fargs, type: cf.returns.type,
@@ -475,10 +491,11 @@ export function aggregateIR(t: Translator, view: TableView, source: SelectSource
 // ---------------------------------------------------------------------------------------------------------------
 // root fields
 
-export function functionSource(t: Translator, fn: FunctionView, args: Map<string, Parsed>): SelectSource {
+export function functionSource(t: Translator, fn: FunctionView, args: Map<string, Parsed>, fieldPath: string): SelectSource {
   const pg = fn.info.pg;
   const sessionIdx = fn.info.sessionArgument === null ? null : pg.args.findIndex((a) => a.name === fn.info.sessionArgument);
-  return { kind: 'function', function: fn.info.name, args: functionArgs(t, pg.args, fn.inputArgs, args.get('args'), { session: sessionIdx }) };
+  const path = extendPath(fieldPath, 'args', 'args');
+  return { kind: 'function', function: fn.info.name, args: functionArgs(t, pg.args, fn.inputArgs, args.get('args'), { session: sessionIdx }, path) };
 }
 
 export function rootFieldIR(t: Translator, meta: RootFieldMeta, f: CollectedField): RootFieldIR {
@@ -511,12 +528,12 @@ export function rootFieldIR(t: Translator, meta: RootFieldMeta, f: CollectedFiel
     }
     case 'function': {
       const view = meta.fn.returns;
-      const select: SelectIR = { source: functionSource(t, meta.fn, args), args: selectArgsIR(t, view, args, f.path), fields: tableFields(t, view, f) };
+      const select: SelectIR = { source: functionSource(t, meta.fn, args, f.path), args: selectArgsIR(t, view, args, f.path), fields: tableFields(t, view, f) };
       return { kind: 'select', select };
     }
     case 'function_aggregate': {
       const view = meta.fn.returns;
-      return { kind: 'aggregate', aggregate: aggregateIR(t, view, functionSource(t, meta.fn, args), selectArgsIR(t, view, args, f.path), f) };
+      return { kind: 'aggregate', aggregate: aggregateIR(t, view, functionSource(t, meta.fn, args, f.path), selectArgsIR(t, view, args, f.path), f) };
     }
   }
 }
