@@ -2,6 +2,7 @@
 // wildcards ("*", "*.*", ...) or relationship selections with their own where/order_by/limit/offset; the role's
 // select permissions (columns, filter, limit) apply at every level, as in the original.
 import type { PathSegment } from '../../core/json-path.js';
+import { displayName } from '../../core/names.js';
 import type { RelationshipInfo, TableInfo } from '../../cache/types.js';
 import type { AggregateIR, BoolExpIR, FieldIR, OrderByIR, OrderByTarget, SelectIR, ValueIR } from '../../ir/types.js';
 import { CompileContext } from '../../sql/context.js';
@@ -95,15 +96,14 @@ class Builder {
     return e;
   }
 
-  relationshipAccess(table: TableInfo, rel: RelationshipInfo): { remote: TableInfo; access: SelectAccess } {
+  relationshipAccess(rel: RelationshipInfo): { remote: TableInfo; access: SelectAccess } {
     const remote = this.d.tableByName(rel.remoteTable);
-    if (!remote) throw dmlError('unexpected', `foreign table ${q(rel.remoteTable.name)} does not exist`);
+    if (!remote) throw dmlError('unexpected', `foreign table ${q(displayName(rel.remoteTable))} does not exist`);
     const access = this.d.selectAccess(remote);
     if (!access) {
       throw dmlError('permission-denied',
-        `role ${q(this.d.role)} does not have permission to read relationship ${q(rel.name)}; no permission on table ${q(displayName(remote))}`);
+        `role ${q(this.d.role)} does not have permission to read relationship ${q(rel.name)}; no permission on table ${q(displayName(remote.name))}`);
     }
-    void table;
     return { remote, access };
   }
 
@@ -169,7 +169,7 @@ class Builder {
         ? dmlError('unexpected-payload', `expecting a relationship; but, ${q(c.name)} is a postgres column; only relationships can be expanded`, ...at, 'name')
         : dmlError('not-exists', `relationship ${q(c.name)} does not exist`, ...at, 'name');
     }
-    const { remote, access } = this.relationshipAccess(table, rel);
+    const { remote, access } = this.relationshipAccess(rel);
     const select = this.select(remote, access, c.query, at);
     if (rel.kind === 'object') {
       const sq = c.query;
@@ -201,15 +201,13 @@ class Builder {
     if (rel) {
       if (rest.length === 0) throw dmlError('unexpected-payload', `${q(name)} is a relationship and should be expanded`, ...at);
       if (rel.kind === 'array') throw dmlError('unexpected-payload', `${q(name)} is an array relationship and can't be used in 'order_by'`, ...at);
-      const { remote, access: ra } = this.relationshipAccess(table, rel);
+      const { remote, access: ra } = this.relationshipAccess(rel);
       return { kind: 'object_relationship', relationship: rel, filter: this.note(ra.filter) ?? { kind: 'true' }, target: this.orderTarget(remote, ra, rest, at) };
     }
     if (table.computedFields[name]) throw dmlError('unexpected-payload', `${q(name)} is a computed field and can't be used in 'order_by'`, ...at);
     throw dmlError('not-exists', `${q(name)} does not exist`, ...at);
   }
 }
-
-const displayName = (t: TableInfo): string => (t.name.schema === 'public' ? t.name.name : `${t.name.schema}.${t.name.name}`);
 
 // ---------------------------------------------------------------------------------------------------------------
 // Operations
