@@ -109,6 +109,12 @@ async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<str
     const row = st ? await runStatement(ctx.pool, st, resolveParams(st.slots, src)) : null;
     return `{"data":${splice(plan.pieces, row)}}`;
   }
+  // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
+  const only = plan.statements.length === 1 ? plan.statements[0] : null;
+  if (only?.standalone) {
+    const row = await runStatement(ctx.pool, only, resolveParams(only.slots, src));
+    return `{"data":${splice(plan.pieces, [row?.[0] ?? null])}}`;
+  }
   return `{"data":${splice(plan.pieces, await runInTransaction(ctx, plan, src))}}`;
 }
 

@@ -83,6 +83,8 @@ export interface CompiledSql {
   slots: ParamSlot[];
   /** JSON path reported with this statement's database errors instead of `$` (an insert's `objects` argument). */
   errorPath?: string;
+  /** A mutation statement that is atomic on its own and sets `engine.user` itself: alone in a plan, it needs no BEGIN. */
+  standalone?: boolean;
 }
 
 function slotKey(s: ParamSlot): string | null {

@@ -103,9 +103,12 @@ export function compileMutation(m: MutationIR, ctx: CompileContext): SQL[] {
   // Every data-modifying CTE is counted in the FROM item, so each one is read (and its checks run) even when the
   // output does not ask for affected_rows; the sum is evaluated left to right, which runs the CTEs in the order they
   // were written (rows get their serial ids in input order, as when the original inserted them one by one).
-  const counts = st.counted.map((c) => sql`(SELECT count(*) FROM ${ident(c)})`);
-  const from = counts.length === 0 ? raw('') : sql` FROM (SELECT ${join(counts, ' + ')} AS "n") AS "_c"`;
-  const affected = counts.length === 0 ? raw('0') : raw('"_c"."n"');
+  // The first term puts the session into `engine.user` (transaction-local) before any CTE writes: a statement that
+  // runs alone needs no BEGIN / set_config round trips (CompiledSql.standalone).
+  const setUser = sql`(set_config('engine.user', ${param({ kind: 'session_object' })}, true) IS NULL)::int`;
+  const counts = [setUser, ...st.counted.map((c) => sql`(SELECT count(*) FROM ${ident(c)})`)];
+  const from = st.counted.length === 0 ? raw('') : sql` FROM (SELECT ${join(counts, ' + ')} AS "n") AS "_c"`;
+  const affected = st.counted.length === 0 ? raw('0') : raw('"_c"."n"');
 
   if (m.kind === 'insert' && hasNestedInserts(m.insert) && outputReadsTables(m.output)) {
     const first = sql`${st.withClause()}SELECT json_build_object('affected_rows', ${affected}, 'rows', (SELECT coalesce(json_agg("_x"), '[]') FROM ${ident(rows)} AS "_x"))::text${from}`;

@@ -76,7 +76,8 @@ export function compileSequential(op: OperationIR): { statements: CompiledSql[];
     else if (f.kind === 'raw') pushStatic(pieces, f.json);
     else if (f.kind === 'mutation') {
       // A nested insert whose output reads other tables takes two statements (Note [Nested returning]): the last one's result is the piece.
-      for (const st of compileMutation(f.mutation, ctx)) statements.push({ ...compile(st), errorPath: f.mutation.errorPath });
+      const sts = compileMutation(f.mutation, ctx);
+      for (const st of sts) statements.push({ ...compile(st), errorPath: f.mutation.errorPath, standalone: sts.length === 1 });
       pieces.push(statements.length - 1);
     } else {
       pieces.push(statements.length);
