@@ -96,8 +96,9 @@ async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, valu
   }
 }
 
-/** Runs one request; returns the response JSON text (`{"data":...}`). Throws EngineError. */
-async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
+/** Runs one request; returns the response JSON text (`{"data":...}`). Throws EngineError. A websocket transport
+ * can reuse it for queries and mutations (subscriptions: src/sql/live.ts). */
+export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
   const plan = await planFor(ctx, req);
   if (plan.operation === 'subscription') {
     throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
