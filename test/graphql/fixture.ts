@@ -48,6 +48,9 @@ export const SETUP_METADATA = [
       permission: { columns: ['id', 'title'], filter: { $or: [{ is_published: true }, { author: { id: { _eq: 'X-ENGINE-USER-ID' } } }] }, allow_aggregations: true },
     },
   },
+  // a role granted only a computed field on author, and no column of article
+  { type: 'create_select_permission', args: { table: 'author', role: 'narrow', permission: { columns: [], filter: {}, computed_fields: ['shout'] } } },
+  { type: 'create_select_permission', args: { table: 'article', role: 'narrow', permission: { columns: [], filter: {} } } },
 ];
 
 export async function startFixture(): Promise<TestEngine> {

@@ -1,6 +1,6 @@
 // Role schemas built from a real catalog and metadata: names, types, descriptions, what each role sees.
 import test from 'ava';
-import { getNamedType, isNonNullType, type GraphQLObjectType, type GraphQLInputObjectType, type GraphQLEnumType } from 'graphql';
+import { getNamedType, isNonNullType, validateSchema, type GraphQLObjectType, type GraphQLInputObjectType, type GraphQLEnumType } from 'graphql';
 import type { TestEngine } from '../helpers/engine.js';
 import { buildRoleSchema, roleSchema } from '../../src/graphql/schema/build.js';
 import { startFixture } from './fixture.js';
@@ -118,6 +118,23 @@ test('a role sees only what its select permissions allow', (t) => {
   const unknownRole = schemaFor('nobody');
   t.deepEqual(fieldNames(unknownRole.getQueryType()), ['no_queries_available']);
   t.is(unknownRole.getSubscriptionType(), undefined);
+});
+
+test('types a role would see without any field are left out; no order_by without orderable fields', (t) => {
+  const s = schemaFor('narrow');
+  // article keeps a field (its relationship to author); author has no orderable field (no column, no aggregates)
+  t.deepEqual(fieldNames(s.getType('article')), ['author']);
+  t.deepEqual(fieldNames(s.getType('author')), ['all_articles', 'articles', 'shout']);
+  t.deepEqual(s.getQueryType()!.getFields().author.args.map((a) => a.name), ['limit', 'offset', 'where']);
+  t.is(s.getType('author_order_by'), undefined);
+  // with no visible field at all a table disappears, and so do the relationships leading to it
+  const cache = structuredClone(e.engine.runtime.store.get().cache);
+  cache.tables['public.article'].relationships = {};
+  cache.tables['public.author'].permissions.narrow!.select!.computedFields = [];
+  const pruned = buildRoleSchema(cache, 'narrow').schema;
+  t.is(pruned.getType('article'), undefined);
+  t.deepEqual(fieldNames(pruned.getQueryType()), ['no_queries_available']);
+  t.deepEqual(validateSchema(s).map((x) => x.message), []);
 });
 
 test('schemas are memoised per state and role', (t) => {

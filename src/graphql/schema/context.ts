@@ -70,6 +70,38 @@ export function functionInputArgs(args: FunctionInfo['pg']['args'], skip: Readon
   return out;
 }
 
+/**
+ * Tables whose object type would have no field (no columns or computed fields granted, no relationship to a
+ * visible table) are left out, with the relationships and computed fields that lead to them: GraphQL types need
+ * at least one field.
+ */
+function pruneEmptyViews(tables: Map<string, TableView>): void {
+  const empty = (v: TableView) => v.columns.length === 0 && v.computed.size === 0 && v.objectRels.size === 0 && v.arrayRels.size === 0;
+  let changed = true;
+  while (changed) {
+    changed = false;
+    for (const [key, v] of tables) {
+      if (!empty(v)) continue;
+      tables.delete(key);
+      changed = true;
+    }
+    for (const v of tables.values()) {
+      for (const m of [v.objectRels, v.arrayRels]) {
+        for (const [n, r] of m) {
+          if (tables.has(r.remote.key)) continue;
+          m.delete(n);
+          changed = true;
+        }
+      }
+      for (const [n, c] of v.computed) {
+        if (!c.remote || tables.has(c.remote.key)) continue;
+        v.computed.delete(n);
+        changed = true;
+      }
+    }
+  }
+}
+
 export function buildRoleContext(cache: SchemaCache, role: string): RoleContext {
   const tables = new Map<string, TableView>();
   for (const [key, { table, access }] of selectableTables(cache, role)) {
@@ -112,6 +144,7 @@ export function buildRoleContext(cache: SchemaCache, role: string): RoleContext 
       view.computed.set(cf.name, { cf, remote, inputArgs: functionInputArgs(cf.pgFunction.args, skip) });
     }
   }
+  pruneEmptyViews(tables);
   const functions: FunctionView[] = [];
   for (const fn of Object.values(cache.functions)) {
     const returns = tables.get(qualifiedKey(fn.returnsTable));

@@ -9,6 +9,16 @@ import { named, orderByEnum, sortedMap } from './types.js';
 export const opColumns = (view: TableView, op: string): ColumnInfo[] =>
   NUMERIC_OPS.has(op) ? view.numericColumns : view.comparableColumns;
 
+/** Whether `<t>_order_by` has any field (an input object without fields would make the schema invalid). */
+export function hasOrderBy(view: TableView, visiting: Set<string> = new Set()): boolean {
+  if (view.columns.length > 0 || [...view.arrayRels.values()].some((r) => r.remote.access.allowAggregations)) return true;
+  if (visiting.has(view.key)) return false;
+  visiting.add(view.key);
+  const viaRel = [...view.objectRels.values()].some((r) => hasOrderBy(r.remote, visiting));
+  visiting.delete(view.key);
+  return viaRel;
+}
+
 export function orderByType(ctx: RoleContext, view: TableView): GraphQLInputObjectType {
   const name = view.names.orderBy;
   return named(ctx, name, () => new GraphQLInputObjectType({
@@ -18,7 +28,7 @@ export function orderByType(ctx: RoleContext, view: TableView): GraphQLInputObje
       const ob = orderByEnum(ctx);
       const f: Array<[string, GraphQLInputFieldConfig]> = [];
       for (const c of view.columns) f.push([c.graphqlName, { type: ob }]);
-      for (const [n, r] of view.objectRels) f.push([n, { type: orderByType(ctx, r.remote) }]);
+      for (const [n, r] of view.objectRels) if (hasOrderBy(r.remote)) f.push([n, { type: orderByType(ctx, r.remote) }]);
       for (const [n, r] of view.arrayRels) {
         if (r.remote.access.allowAggregations) f.push([`${n}_aggregate`, { type: aggregateOrderByType(ctx, r.remote) }]);
       }

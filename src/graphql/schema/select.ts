@@ -10,7 +10,7 @@ import type { ComputedView, RoleContext, TableView } from './context.js';
 import { aggregateType } from './aggregate.js';
 import { boolExpType } from './boolexp.js';
 import { desc } from './names.js';
-import { orderByType } from './orderby.js';
+import { hasOrderBy, orderByType } from './orderby.js';
 import { isJsonType, scalarName } from './scalars.js';
 import { columnType, named, scalarType, sortedMap } from './types.js';
 
@@ -30,7 +30,9 @@ export function selectArgs(ctx: RoleContext, view: TableView): GraphQLFieldConfi
   if (sc) args.distinct_on = { type: new GraphQLList(new GraphQLNonNull(sc)), description: 'distinct select on columns' };
   args.limit = { type: GraphQLInt, description: 'limit the number of rows returned' };
   args.offset = { type: GraphQLInt, description: 'skip the first n rows. Use only with order_by' };
-  args.order_by = { type: new GraphQLList(new GraphQLNonNull(orderByType(ctx, view))), description: 'sort the rows by one or more columns' };
+  if (hasOrderBy(view)) {
+    args.order_by = { type: new GraphQLList(new GraphQLNonNull(orderByType(ctx, view))), description: 'sort the rows by one or more columns' };
+  }
   args.where = { type: boolExpType(ctx, view), description: 'filter the rows returned' };
   return args;
 }
