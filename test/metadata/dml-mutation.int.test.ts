@@ -66,6 +66,9 @@ test.serial('insert: affected_rows, returning, defaults, and typed values (bigin
       { id: 2, big: null, real_v: null, money_v: null, labels: null, doc: 'text' },
     ],
   });
+  // Numbers for numeric columns keep a scale that is a multiple of 4 digits, as the original's binary encoding does.
+  const scale = await q('run_sql', { sql: 'select num::text from kinds where id = 1' });
+  t.deepEqual(scale.body, { result_type: 'TuplesOk', result: [['num'], ['1.5000']] });
   const plain = await q('insert', { table: 'article', objects: [{ title: 'x', author_id: 1 }] });
   t.deepEqual(plain.body, { affected_rows: 1 });
 });

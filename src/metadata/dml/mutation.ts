@@ -17,6 +17,39 @@ import { boolExpValues, Dml, dmlError, type SelectAccess } from './context.js';
 const q = (s: string): string => `"${s}"`;
 const colType = (c: ColumnInfo): PgTypeRef => ({ type: c.type, typeSchema: c.typeSchema, array: c.isArray });
 
+/**
+ * A value written to a column. The original sends numbers for `numeric` columns in Postgres's binary format, whose
+ * display scale is a multiple of 4 digits: 12345.67 is stored as 12345.6700. Text with that scale does the same.
+ */
+function columnLiteral(c: ColumnInfo, v: unknown): ValueIR {
+  const value = c.type === 'numeric' && !c.isArray && typeof v === 'number' && Number.isFinite(v) ? numericText(v) : v;
+  return { kind: 'literal', value, pgType: colType(c) };
+}
+
+function numericText(n: number): string {
+  const [mantissa, expText] = n.toExponential().split('e');
+  const exp = Number(expText);
+  const negative = mantissa.startsWith('-');
+  const digits = mantissa.replace('-', '').replace('.', '');
+  // value = 0.d1d2... * 10^(exp + 1)
+  const point = exp + 1;
+  let int: string;
+  let frac: string;
+  if (point <= 0) {
+    int = '0';
+    frac = '0'.repeat(-point) + digits;
+  } else if (point >= digits.length) {
+    int = digits + '0'.repeat(point - digits.length);
+    frac = '';
+  } else {
+    int = digits.slice(0, point);
+    frac = digits.slice(point);
+  }
+  frac = frac.replace(/0+$/, '');
+  if (frac.length % 4 !== 0) frac += '0'.repeat(4 - (frac.length % 4));
+  return `${negative ? '-' : ''}${int}${frac ? `.${frac}` : ''}`;
+}
+
 /** A view must accept the operation (pg_relation_is_updatable), as the original checks before permissions. */
 function mutable(table: TableInfo, what: 'insertable' | 'updatable' | 'deletable'): void {
   const ok = what === 'insertable' ? table.pg.insertable : what === 'updatable' ? table.pg.updatable : table.pg.deletable;
@@ -150,7 +183,7 @@ export async function runInsert(d: Dml, raw: unknown): Promise<unknown> {
         throw dmlError('not-supported', `column ${q(c.name)} is not insertable for role ${q(d.role)}`, 'objects', i);
       }
       if (!allowed.has(c.name)) throw d.columnDenied('insert', c.name, 'objects', i);
-      vals.push([c.name, { kind: 'literal', value: v, pgType: colType(c) }]);
+      vals.push([c.name, columnLiteral(c, v)]);
       given.add(c.name);
     }
     return { values: [...preset, ...vals], objectRelationships: [], arrayRelationships: [] };
@@ -236,7 +269,7 @@ export async function runUpdate(d: Dml, raw: unknown): Promise<unknown> {
       if (!allowed.has(col)) throw d.columnDenied('update', col, key);
       const c = table.columns.find((x) => x.name === col);
       if (!c) throw dmlError('not-exists', `column ${q(col)} does not exist`, key);
-      ops.push({ column: c.name, op, value: { kind: 'literal', value, pgType: colType(c) } });
+      ops.push({ column: c.name, op, value: columnLiteral(c, value) });
     }
   }
   const returning = returningFields(d, table, returningRaw, select);
