@@ -46,12 +46,13 @@ export function columnType(ctx: RoleContext, c: ColumnInfo): GraphQLScalarType |
 /** `<t>_enum` for a tracked enum table (visible to every role that sees a column referencing it). */
 export function enumTableType(ctx: RoleContext, tableKey: string): GraphQLEnumType | null {
   const t = ctx.cache.tables[tableKey];
-  if (!t || !t.isEnum || !t.enumValues) return null;
+  const valid = (t?.enumValues ?? []).filter((v) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(v.value));
+  // an enum without values is not a valid GraphQL type: such columns stay plain scalars
+  if (!t || !t.isEnum || valid.length === 0) return null;
   const name = `${t.name.schema === 'public' ? t.name.name : `${t.name.schema}_${t.name.name}`}_enum`;
   return named(ctx, name, () => {
     const values: GraphQLEnumValueConfigMap = sortedMap(
-      (t.enumValues ?? []).filter((v) => /^[_A-Za-z][_0-9A-Za-z]*$/.test(v.value))
-        .map((v) => [v.value, { value: v.value, description: v.comment ?? undefined }]),
+      valid.map((v) => [v.value, { value: v.value, description: v.comment ?? undefined }]),
     );
     return new GraphQLEnumType({ name, values });
   });
