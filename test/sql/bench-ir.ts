@@ -1,6 +1,14 @@
-// Hand-built IR of the bench queries Q3-Q6 (used to compare the compiler's SQL with the bench ceiling by hand).
+// Hand-built IR of the bench queries Q1-Q6 (used to compare the compiler's SQL with the bench ceiling by hand).
 import type { OperationIR } from '../../src/ir/types.js';
 import { asc, col, cols, desc, query, rel, rootAgg, rootSelect, select, table, variable, args } from './ir.js';
+
+export const Q1: OperationIR = query(['artist', rootSelect(select(table('artist'), [...cols('id'), ['name', col('name', 'text')]], {
+  orderBy: [asc('id')], limit: { kind: 'literal', value: 20, pgType: { type: 'int4', typeSchema: 'pg_catalog', array: false } },
+}))]);
+
+export const Q2: OperationIR = query(['track_by_pk', { kind: 'select_one', select: select(table('track'), [
+  ...cols('id'), ['name', col('name', 'text')], ['composer', col('composer', 'text')], ...cols('milliseconds', 'bytes'), ['unit_price', col('unit_price', 'numeric')],
+], { where: { kind: 'column', column: 'id', op: '_eq', value: variable('id') } }) }]);
 
 export const Q3: OperationIR = query(['artist', rootSelect(select(table('artist'), [
   ...cols('id'), ['name', col('name', 'text')],
