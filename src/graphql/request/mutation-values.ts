@@ -6,6 +6,7 @@ import type { BoolExpIR, PgTypeRef, ValueIR } from '../../ir/types.js';
 import type { TableView } from '../schema/context.js';
 import { typeNames } from '../schema/names.js';
 import { concrete, type Parsed } from './input.js';
+import { showScientific } from '../schema/scalars.js';
 import { permissionToIR } from './permission.js';
 import type { Translator } from './translate.js';
 
@@ -39,7 +40,12 @@ export function fixedDecimal(text: string): string {
 export function leafValue(t: Translator, p: Parsed, pgType: PgTypeRef): ValueIR {
   if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: [], pgType };
   const v = plain(t, p);
-  return { kind: 'literal', value: pgType.type === 'money' && typeof v === 'string' ? fixedDecimal(v) : v, pgType };
+  if (typeof v === 'string' && /^[+-]?[\d.]+[eE][+-]?\d+$/.test(v)) {
+    // The original sends numbers as Haskell shows them (-1E-30 as -1.0e-30: numeric keeps that scale).
+    if (pgType.type === 'money') return { kind: 'literal', value: fixedDecimal(v), pgType };
+    if (pgType.type === 'numeric') return { kind: 'literal', value: showScientific(v), pgType };
+  }
+  return { kind: 'literal', value: v, pgType };
 }
 
 const isSessionVar = (v: unknown): v is string => typeof v === 'string' && /^x-engine-/i.test(v);
