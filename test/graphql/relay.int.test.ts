@@ -197,3 +197,13 @@ test('the Relay schema has only connections and node; tables without a primary k
   const nodeType = (await relay(`{ __type(name: "Node") { kind possibleTypes { name } } }`)).data.__type;
   t.deepEqual(nodeType, { kind: 'INTERFACE', possibleTypes: [{ name: 'article' }, { name: 'author' }, { name: 'person' }] });
 });
+
+// serial: runs before the concurrent tests, and leaves the data as it found it
+test.serial('mutations are served on the Relay schema too, returning global ids', async (t) => {
+  const r = await relay(`mutation { insert_note(objects: [{body: "x"}]) { affected_rows } insert_author(objects: [{name: "Eve"}]) { returning { id name articles_connection { edges { cursor } } } } }`);
+  t.is(r.errors[0].message, "field \"insert_note\" not found in type: 'mutation_root'", 'note has no primary key: not in the Relay schema');
+  const ok = await relay(`mutation { insert_author(objects: [{name: "Eve"}]) { returning { id name articles_connection { edges { cursor } } } } }`);
+  const row = ok.data.insert_author.returning[0];
+  t.deepEqual({ ...row, id: unb64(row.id) }, { id: [1, 'public', 'author', 5], name: 'Eve', articles_connection: { edges: [] } });
+  await e.query({ type: 'run_sql', args: { sql: "DELETE FROM author WHERE name = 'Eve'" } });
+});

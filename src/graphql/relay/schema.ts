@@ -13,6 +13,7 @@ import type { RoleSchema } from '../schema/build.js';
 import { buildRoleContext, type RoleContext, type TableView } from '../schema/context.js';
 import { aggregateType } from '../schema/aggregate.js';
 import { mutationFields } from '../schema/mutation.js';
+import { mutationFieldMetas } from '../schema/mutation-access.js';
 import { desc, quoted, rootFieldNames } from '../schema/names.js';
 import type { RootFieldMeta } from '../schema/root.js';
 import { argsArgument, computedField, functionArgsType, selectArgs } from '../schema/select.js';
@@ -174,7 +175,14 @@ export function buildRelaySchema(cache: SchemaCache, role: string): RoleSchema {
   }
   const query = new GraphQLObjectType({ name: 'query_root', fields: () => sortedMap(configs) });
   const subscription = new GraphQLObjectType({ name: 'subscription_root', fields: () => sortedMap(configs) });
-  const mFields = mutationFields(ctx);
+  // Mutations of tables with a primary key only (as the original's Relay schema).
+  const metas = mutationFieldMetas(ctx);
+  const mFields = mutationFields(ctx).filter(([name]) => {
+    const meta = metas.get(name);
+    if (!meta || (meta.table.pg.primaryKey?.columns.length ?? 0) > 0) return true;
+    metas.delete(name);
+    return false;
+  });
   const mutation = mFields.length > 0 ? new GraphQLObjectType({ name: 'mutation_root', fields: () => sortedMap(mFields) }) : undefined;
   const schema = new GraphQLSchema({
     query, mutation, subscription, types: [...ctx.types.values()], directives: [GraphQLIncludeDirective, GraphQLSkipDirective],
