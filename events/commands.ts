@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { EngineError } from '../src/core/errors.js';
 import { formatPath, type PathSegment } from '../src/core/json-path.js';
 import { toQualifiedName, type QualifiedName } from '../src/core/names.js';
+import { parse as parseGraphql } from 'graphql';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Decoding with the original's messages
@@ -276,6 +277,29 @@ export const args = {
     reload_remote_schemas:
       typeof a === 'object' && a !== null && (a as Record<string, unknown>).reload_remote_schemas === true,
   })),
+};
+
+// Query collections and the allow-list ---------------------------------------------------------------------------
+
+const graphqlDocument = z.string().superRefine((q, ctx) => {
+  try {
+    parseGraphql(q);
+  } catch (e) {
+    ctx.addIssue({ code: z.ZodIssueCode.custom, message: (e as Error).message });
+  }
+});
+const collectionQuery = z.object({ name: nonEmptyText, query: graphqlDocument });
+
+export const collectionArgs = {
+  create_query_collection: z.object({
+    name: nonEmptyText,
+    definition: z.object({ queries: z.array(collectionQuery) }),
+    comment: z.string().nullable().optional(),
+  }),
+  drop_query_collection: z.object({ collection: nonEmptyText, cascade: z.boolean() }),
+  add_query_to_collection: z.object({ collection_name: nonEmptyText, query_name: nonEmptyText, query: graphqlDocument }),
+  drop_query_from_collection: z.object({ collection_name: nonEmptyText, query_name: nonEmptyText }),
+  allowlist: z.object({ collection: nonEmptyText }),
 };
 
 /** The request envelope: `{type, args, version?}`. */

@@ -103,6 +103,17 @@ export interface FunctionMeta {
   configuration: { session_argument?: string };
 }
 
+export interface CollectionQuery {
+  name: string;
+  query: string;
+}
+
+export interface QueryCollection {
+  name: string;
+  definition: { queries: CollectionQuery[] };
+  comment?: string | null;
+}
+
 export interface Metadata {
   /** Keyed by qualifiedKey(table). */
   tables: Record<string, TableMeta>;
@@ -176,7 +187,13 @@ export type Event =
   | E<'sql_ran', { sql: string; cascade: boolean; check_metadata_consistency: boolean | null; read_only: boolean }>
   | E<'metadata_replaced', { metadata: Metadata }>
   | E<'metadata_cleared', Record<string, never>>
-  | E<'metadata_reloaded', { reload_remote_schemas: boolean }>;
+  | E<'metadata_reloaded', { reload_remote_schemas: boolean }>
+  | E<'query_collection_created', { collection: QueryCollection }>
+  | E<'query_collection_dropped', { name: string }>
+  | E<'collection_query_added', { collection: string; query: CollectionQuery }>
+  | E<'collection_query_dropped', { collection: string; query_name: string }>
+  | E<'allowlist_collection_added', { collection: string }>
+  | E<'allowlist_collection_dropped', { collection: string }>;
 
 export type EventType = Event['type'];
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;

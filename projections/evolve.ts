@@ -12,6 +12,7 @@ import {
   type NewEvent,
   type TableMeta,
   type Columns,
+  type QueryCollection,
 } from '../events/types.js';
 import { renameBoolExpField } from '../events/boolexp.js';
 
@@ -152,6 +153,26 @@ function apply(draft: Draft<Metadata>, event: Event): void {
     }
     case 'sql_ran':
     case 'metadata_reloaded':
+      return;
+    case 'query_collection_created':
+      draft.query_collections.push(clone(event.data.collection));
+      return;
+    case 'query_collection_dropped':
+      draft.query_collections = draft.query_collections.filter((c) => (c as QueryCollection).name !== event.data.name);
+      return;
+    case 'collection_query_added':
+    case 'collection_query_dropped': {
+      const c = (draft.query_collections as Draft<QueryCollection>[]).find((x) => x.name === event.data.collection);
+      if (!c) return;
+      if (event.type === 'collection_query_added') c.definition.queries.push(clone(event.data.query));
+      else c.definition.queries = c.definition.queries.filter((x) => x.name !== event.data.query_name);
+      return;
+    }
+    case 'allowlist_collection_added':
+      draft.allowlist.push({ collection: event.data.collection });
+      return;
+    case 'allowlist_collection_dropped':
+      draft.allowlist = draft.allowlist.filter((a) => (a as { collection?: unknown }).collection !== event.data.collection);
       return;
     case 'metadata_replaced': {
       const m = clone(event.data.metadata);

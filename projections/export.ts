@@ -190,8 +190,16 @@ const docSchema = z.object({
   tables: z.array(tableEntry),
   functions: z.unknown().optional(),
   remote_schemas: list(z.unknown()),
-  query_collections: list(z.unknown()),
-  allowlist: list(z.unknown()),
+  query_collections: list(
+    z
+      .object({
+        name: z.string(),
+        definition: z.object({ queries: z.array(z.object({ name: z.string(), query: z.string() }).passthrough()) }).passthrough(),
+        comment: z.string().nullable().optional(),
+      })
+      .passthrough(),
+  ),
+  allowlist: list(z.object({ collection: z.string() }).passthrough()),
   actions: list(z.unknown()),
   custom_types: z.record(z.unknown()).nullable().optional(),
   cron_triggers: list(z.unknown()),
@@ -250,6 +258,7 @@ export function parseMetadataDocument(raw: unknown): Metadata {
   for (const f of fnList) m.functions[qualifiedKey(f.function)] = f;
   checkDuplicates('remote schemas', doc.remote_schemas.map(nameOf));
   checkDuplicates('query collections', doc.query_collections.map(nameOf));
+  checkDuplicates('allow list', doc.allowlist.map((a) => a.collection));
   checkDuplicates('actions', doc.actions.map(nameOf));
   checkDuplicates('cron triggers', doc.cron_triggers.map(nameOf));
   m.remote_schemas = doc.remote_schemas;

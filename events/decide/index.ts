@@ -1,7 +1,7 @@
 // The Command union (one member per metadata operation that appends events), its parsing from {type, version,
 // args}, and the exhaustive decide dispatcher.
 import { EngineError } from '../../src/core/errors.js';
-import { args as A, decode } from '../commands.js';
+import { args as A, collectionArgs as C, decode } from '../commands.js';
 import { ev, type Event, type PermKind, type RelationshipMeta } from '../types.js';
 import type { DecideContext } from './common.js';
 import { decideTable, type TableCommand } from './tables.js';
@@ -9,6 +9,7 @@ import { decideRelationship, type RelationshipCommand } from './relationships.js
 import { decideFunction, type FunctionCommand } from './functions.js';
 import { decideComputedField, type ComputedFieldCommand } from './computed-fields.js';
 import { decidePermission, type PermissionCommand } from './permissions.js';
+import { decideCollection, type CollectionCommand } from './collections.js';
 
 export type { DecideContext } from './common.js';
 
@@ -16,7 +17,14 @@ export type MetadataCommand =
   | { op: 'clear_metadata' }
   | { op: 'reload_metadata'; reload_remote_schemas: boolean };
 
-export type Command = TableCommand | RelationshipCommand | FunctionCommand | ComputedFieldCommand | PermissionCommand | MetadataCommand;
+export type Command =
+  | TableCommand
+  | RelationshipCommand
+  | FunctionCommand
+  | ComputedFieldCommand
+  | PermissionCommand
+  | CollectionCommand
+  | MetadataCommand;
 
 const PERM_OPS: Record<string, [PermKind, 'create_permission' | 'drop_permission']> = {};
 for (const k of ['insert', 'select', 'update', 'delete'] as const) {
@@ -101,6 +109,26 @@ export function parseCommand(type: string, version: 1 | 2, raw: unknown): Comman
       const a = decode(A.set_permission_comment, raw);
       return { op: 'set_permission_comment', kind: a.type, table: a.table, role: a.role, comment: a.comment ?? null };
     }
+    case 'create_query_collection': {
+      const a = decode(C.create_query_collection, raw);
+      const collection = { name: a.name, definition: a.definition, ...(a.comment != null ? { comment: a.comment } : {}) };
+      return { op: 'create_query_collection', collection };
+    }
+    case 'drop_query_collection': {
+      const a = decode(C.drop_query_collection, raw);
+      return { op: 'drop_query_collection', name: a.collection, cascade: a.cascade };
+    }
+    case 'add_query_to_collection': {
+      const a = decode(C.add_query_to_collection, raw);
+      return { op: 'add_query_to_collection', collection: a.collection_name, query: { name: a.query_name, query: a.query } };
+    }
+    case 'drop_query_from_collection': {
+      const a = decode(C.drop_query_from_collection, raw);
+      return { op: 'drop_query_from_collection', collection: a.collection_name, query_name: a.query_name };
+    }
+    case 'add_collection_to_allowlist':
+    case 'drop_collection_from_allowlist':
+      return { op: type, collection: decode(C.allowlist, raw).collection };
     case 'clear_metadata':
       return { op: 'clear_metadata' };
     case 'reload_metadata':
@@ -141,6 +169,13 @@ export function decide(cmd: Command, ctx: DecideContext): Event[] {
     case 'drop_permission':
     case 'set_permission_comment':
       return decidePermission(cmd, ctx);
+    case 'create_query_collection':
+    case 'drop_query_collection':
+    case 'add_query_to_collection':
+    case 'drop_query_from_collection':
+    case 'add_collection_to_allowlist':
+    case 'drop_collection_from_allowlist':
+      return decideCollection(cmd, ctx.metadata);
     case 'clear_metadata':
       return [ev('metadata_cleared', {})];
     case 'reload_metadata':

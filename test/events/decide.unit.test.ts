@@ -308,3 +308,55 @@ test('names that are also Object.prototype members are ordinary names', (t) => {
     .when({ type: 'drop_computed_field', args: { table: 'article', name: 'constructor' } })
     .throws(t, { code: 'not-exists', message: 'computed field "constructor" does not exist' });
 });
+
+// query collections and the allow-list ---------------------------------------------------------------------------
+
+const createColl: Query = {
+  type: 'create_query_collection',
+  args: { name: 'c1', comment: 'first', definition: { queries: [{ name: 'q1', query: 'query { author { id } }' }] } },
+};
+
+test('query collections: create, add and drop queries', (t) => {
+  given(cat).when(createColl).then(t, [
+    { type: 'query_collection_created', data: { collection: { name: 'c1', definition: { queries: [{ name: 'q1', query: 'query { author { id } }' }] }, comment: 'first' } } },
+  ]);
+  given(cat, createColl).when(createColl).throws(t, { code: 'already-exists', message: 'query collection with name "c1" already exists' });
+  given(cat)
+    .when({ type: 'create_query_collection', args: { name: 'c', definition: { queries: [{ name: 'a', query: '{ x }' }, { name: 'a', query: '{ y }' }] } } })
+    .throws(t, { code: 'not-supported', message: 'found duplicate query names "a"' });
+  given(cat)
+    .when({ type: 'create_query_collection', args: { name: '', definition: { queries: [] } } })
+    .throws(t, { code: 'parse-failed', message: 'empty string not allowed', path: '$.name' });
+  given(cat)
+    .when({ type: 'create_query_collection', args: { name: 'c', definition: { queries: [{ name: 'a', query: 'query {' }] } } })
+    .throws(t, { code: 'parse-failed', path: '$.definition.queries[0].query' });
+  given(cat, createColl)
+    .when({ type: 'add_query_to_collection', args: { collection_name: 'c1', query_name: 'q2', query: '{ b }' } })
+    .then(t, [{ type: 'collection_query_added', data: { collection: 'c1', query: { name: 'q2', query: '{ b }' } } }]);
+  given(cat, createColl)
+    .when({ type: 'add_query_to_collection', args: { collection_name: 'c1', query_name: 'q1', query: '{ b }' } })
+    .throws(t, { code: 'already-exists', message: 'query with name "q1" already exists in collection "c1"' });
+  given(cat, createColl)
+    .when({ type: 'drop_query_from_collection', args: { collection_name: 'c1', query_name: 'nope' } })
+    .throws(t, { code: 'not-found', message: 'query with name "nope" not found in collection "c1"' });
+  given(cat, createColl)
+    .when({ type: 'drop_query_from_collection', args: { collection_name: 'c1', query_name: 'q1' } })
+    .then(t, [{ type: 'collection_query_dropped' }]);
+});
+
+test('allow-list: add, drop, and dropping a listed collection', (t) => {
+  const allow: Query = { type: 'add_collection_to_allowlist', args: { collection: 'c1' } };
+  given(cat, createColl).when(allow).then(t, [{ type: 'allowlist_collection_added', data: { collection: 'c1' } }]);
+  given(cat).when(allow).throws(t, { code: 'not-exists', message: 'query collection with name "c1" does not exists' });
+  given(cat, createColl, allow)
+    .when({ type: 'drop_query_collection', args: { collection: 'c1', cascade: false } })
+    .throws(t, { code: 'dependency-error', message: 'query collection with name "c1" is present in allowlist; cannot proceed to drop' });
+  given(cat, createColl, allow)
+    .when({ type: 'drop_query_collection', args: { collection: 'c1', cascade: true } })
+    .then(t, [{ type: 'allowlist_collection_dropped' }, { type: 'query_collection_dropped', data: { name: 'c1' } }]);
+  given(cat, createColl)
+    .when({ type: 'drop_query_collection', args: { collection: 'c1' } })
+    .throws(t, { code: 'parse-failed', message: 'key "cascade" not found' });
+  given(cat, createColl).when({ type: 'drop_collection_from_allowlist', args: { collection: 'c1' } }).then(t, []);
+  given(cat, createColl, allow).when({ type: 'drop_collection_from_allowlist', args: { collection: 'c1' } }).then(t, [{ type: 'allowlist_collection_dropped' }]);
+});

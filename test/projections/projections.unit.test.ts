@@ -159,3 +159,22 @@ test('folding in one batch equals evolving event by event, and stays linear', (t
   t.deepEqual(batched, stepwise);
   t.true(Date.now() - started < 2000);
 });
+
+test('query collections and the allow-list fold and export', (t) => {
+  const m = fold(emptyMetadata(), [
+    ev('query_collection_created', { collection: { name: 'c1', definition: { queries: [{ name: 'q1', query: '{ a }' }] } } }),
+    ev('collection_query_added', { collection: 'c1', query: { name: 'q2', query: '{ b }' } }),
+    ev('collection_query_dropped', { collection: 'c1', query_name: 'q1' }),
+    ev('allowlist_collection_added', { collection: 'c1' }),
+  ]);
+  const out = exportMetadata(m);
+  t.deepEqual(out, {
+    version: 2,
+    tables: [],
+    query_collections: [{ name: 'c1', definition: { queries: [{ name: 'q2', query: '{ b }' }] } }],
+    allowlist: [{ collection: 'c1' }],
+  });
+  t.deepEqual(exportMetadata(parseMetadataDocument(out)), out);
+  const dropped = fold(m, [ev('allowlist_collection_dropped', { collection: 'c1' }), ev('query_collection_dropped', { name: 'c1' })]);
+  t.deepEqual(exportMetadata(dropped), { version: 2, tables: [] });
+});
