@@ -26,7 +26,7 @@ function columnLiteral(c: ColumnInfo, v: unknown): ValueIR {
   return { kind: 'literal', value, pgType: colType(c) };
 }
 
-function numericText(n: number): string {
+export function numericText(n: number): string {
   const [mantissa, expText] = n.toExponential().split('e');
   const exp = Number(expText);
   const negative = mantissa.startsWith('-');
