@@ -75,7 +75,8 @@ export function connectionQuery(c: ConnectionIR, alias: string, nest: Nesting, c
   const where = conds.length === 0 ? empty : sql` WHERE ${join(conds, ' AND ')}`;
   const distinctCols = c.args.distinctOn && c.args.distinctOn.length > 0 ? join(c.args.distinctOn.map((col) => ident(alias, col)), ', ') : null;
   const rows = distinctCols
-    ? sql`SELECT DISTINCT ON (${distinctCols}) ${a}.* FROM ${sourceSql(c.source, nest.parentAlias)} AS ${a}${where} ORDER BY ${orderList()}`
+    // DISTINCT ON needs its columns first in ORDER BY (without an order_by the rest is the primary key)
+    ? sql`SELECT DISTINCT ON (${distinctCols}) ${a}.* FROM ${sourceSql(c.source, nest.parentAlias)} AS ${a}${where} ORDER BY ${distinctCols}, ${orderList()}`
     : sql`SELECT ${a}.* FROM ${sourceSql(c.source, nest.parentAlias)} AS ${a}${where}`;
 
   // base

@@ -207,3 +207,13 @@ test.serial('mutations are served on the Relay schema too, returning global ids'
   t.deepEqual({ ...row, id: unb64(row.id) }, { id: [1, 'public', 'author', 5], name: 'Eve', articles_connection: { edges: [] } });
   await e.query({ type: 'run_sql', args: { sql: "DELETE FROM author WHERE name = 'Eve'" } });
 });
+
+test('distinct_on and object relationship order_by in connections', async (t) => {
+  const d = (await relay(`{ article_connection(distinct_on: [author_id]) { edges { node { title } } } }`)).data.article_connection;
+  t.deepEqual(d.edges.map((x: any) => x.node.title), ['a1', 'b1', 'c1']);
+  const o = (await relay(`{ article_connection(order_by: {author: {name: desc}}, first: 2) { pageInfo { endCursor } edges { node { title } } } }`)).data.article_connection;
+  t.deepEqual(o.edges.map((x: any) => x.node.title), ['c1', 'b1']);
+  t.deepEqual(unb64(o.pageInfo.endCursor), { author: { name: 'Bob' }, id: 4 });
+  const next = (await relay(`query($a: String) { article_connection(order_by: {author: {name: desc}}, first: 2, after: $a) { edges { node { title } } } }`, { a: o.pageInfo.endCursor })).data.article_connection;
+  t.deepEqual(next.edges.map((x: any) => x.node.title), ['b2', 'a1']);
+});
