@@ -24,6 +24,7 @@ declare module 'autocannon' {
     amount?: number;
     timeout?: number;
     workers?: number;
+    expectBody?: string;
   }
   interface Result {
     title?: string;
@@ -34,6 +35,7 @@ declare module 'autocannon' {
     errors: number;
     timeouts: number;
     non2xx: number;
+    mismatches: number;
     duration: number;
     start: Date;
     finish: Date;

@@ -14,6 +14,8 @@ export interface CheckResult {
   differences: Difference[];
   numberTextDiffers: Difference[];
   bytes: Partial<Record<'engine' | 'ceiling', number>>;
+  /** The bodies as received, for the load runs to expect byte for byte. */
+  texts: Partial<Record<'engine' | 'ceiling', string>>;
 }
 
 const isErrorBody = (text: string) => {
@@ -27,11 +29,12 @@ const isErrorBody = (text: string) => {
 
 /** Checks one query against the targets present (both: identical JSON; one: at least a 200 `data` body). */
 export async function checkQuery(q: BenchQuery, targets: Partial<Record<'engine' | 'ceiling', string>>): Promise<CheckResult> {
-  const result: CheckResult = { query: q.name, ok: true, problems: [], differences: [], numberTextDiffers: [], bytes: {} };
+  const result: CheckResult = { query: q.name, ok: true, problems: [], differences: [], numberTextDiffers: [], bytes: {}, texts: {} };
   const bodies: Partial<Record<'engine' | 'ceiling', string>> = {};
   for (const [target, url] of Object.entries(targets) as ['engine' | 'ceiling', string][]) {
     const r = await postGraphql(url, q);
     result.bytes[target] = Buffer.byteLength(r.text);
+    result.texts[target] = r.text;
     if (r.status !== 200 || isErrorBody(r.text)) result.problems.push(`${target}: HTTP ${r.status} ${r.text.slice(0, 600)}`);
     else bodies[target] = r.text;
   }

@@ -10,6 +10,7 @@ export interface LoadResult {
   errors: number;
   timeouts: number;
   non2xx: number;
+  mismatches: number; // responses whose body differed from the checked one
   durationSeconds: number;
 }
 
@@ -19,6 +20,8 @@ export interface LoadOptions {
   connections: number;
   warmupSeconds: number;
   durationSeconds: number;
+  /** When set, every response body must equal it (the text checked before the load); others count as mismatches. */
+  expectBody?: string;
 }
 
 const run = (o: LoadOptions, duration: number) =>
@@ -30,6 +33,7 @@ const run = (o: LoadOptions, duration: number) =>
     connections: o.connections,
     duration,
     timeout: 30,
+    expectBody: o.expectBody,
   });
 
 /** Runs the query for the warm-up time and discards the numbers (JIT, plan cache, pg pool, Postgres buffers). */
@@ -49,6 +53,7 @@ export async function measureRun(o: LoadOptions): Promise<LoadResult> {
     errors: r.errors,
     timeouts: r.timeouts,
     non2xx: r.non2xx,
+    mismatches: r.mismatches ?? 0,
     durationSeconds: r.duration,
   };
 }
@@ -75,6 +80,7 @@ export function combineRounds(rounds: LoadResult[]): LoadResult & { rounds?: Loa
     errors: sum('errors'),
     timeouts: sum('timeouts'),
     non2xx: sum('non2xx'),
+    mismatches: sum('mismatches'),
     durationSeconds: sum('durationSeconds'),
     rounds,
   };

@@ -50,7 +50,9 @@ export function formatTable(r: BenchReport): string {
   const problems = r.queries.flatMap((q) =>
     (['engine', 'ceiling'] as const).flatMap((t) => {
       const l = q[t];
-      return l && (l.errors || l.non2xx || l.timeouts) ? [`${q.query} ${t}: ${l.errors} errors, ${l.timeouts} timeouts, ${l.non2xx} non-2xx`] : [];
+      return l && (l.errors || l.non2xx || l.timeouts || l.mismatches)
+        ? [`${q.query} ${t}: ${l.errors} errors, ${l.timeouts} timeouts, ${l.non2xx} non-2xx, ${l.mismatches} bodies differing from the checked one`]
+        : [];
     }),
   );
   out.push('', `engine RSS after run: ${mib(r.engineRssBytes)} (process tree; main process peak ${mib(r.enginePeakRssBytes ?? null)})   ceiling RSS: ${mib(r.ceilingRssBytes)}`);

@@ -66,8 +66,10 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   // Correctness first: a fast wrong answer is not a result.
   let failed = false;
   const summary: string[] = [];
+  const checkedBodies = new Map<string, Partial<Record<Target, string>>>();
   for (const q of queries) {
     const c = await checkQuery(q, urls);
+    checkedBodies.set(q.name, c.texts);
     log('check', { query: q.name, ok: c.ok, bytes: c.bytes });
     for (const d of c.numberTextDiffers) log('check.number_text_differs', { query: q.name, ...d });
     if (!c.ok) {
@@ -100,7 +102,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
     // Alternate which target goes first (per query and per round) so neither always runs on a cooler machine.
     const first: Target[] = i % 2 === 0 ? ['engine', 'ceiling'] : ['ceiling', 'engine'];
     const present = first.filter((t) => urls[t]);
-    const opts = (t: Target) => ({ url: urls[t]!, body: graphqlBody(q), connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds });
+    const opts = (t: Target) => ({ url: urls[t]!, body: graphqlBody(q), connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds, expectBody: checkedBodies.get(q.name)?.[t] });
     const rounds: Record<Target, LoadResult[]> = { engine: [], ceiling: [] };
     for (const target of present) {
       log('load.warmup', { query: q.name, target, seconds: config.warmupSeconds });
@@ -111,7 +113,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
         log('load.start', { query: q.name, target, round, connections: config.connections, duration: config.durationSeconds });
         const r = await measureRun(opts(target));
         rounds[target].push(r);
-        log('load.done', { query: q.name, target, round, rps: r.requestsPerSecond, p50: r.latencyP50Ms, p99: r.latencyP99Ms, non2xx: r.non2xx, errors: r.errors });
+        log('load.done', { query: q.name, target, round, rps: r.requestsPerSecond, p50: r.latencyP50Ms, p99: r.latencyP99Ms, non2xx: r.non2xx, mismatches: r.mismatches, errors: r.errors });
       }
     }
     for (const target of present) report[target] = combineRounds(rounds[target]);
@@ -145,7 +147,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   const file = join(config.resultsDir, `bench-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify(result, null, 2)}\n`);
   process.stdout.write(`\n${formatTable(result)}\nJSON report: ${file}\n`);
-  const problems = reports.some((q) => [q.engine, q.ceiling].some((l) => l && (l.errors || l.non2xx || l.timeouts)));
+  const problems = reports.some((q) => [q.engine, q.ceiling].some((l) => l && (l.errors || l.non2xx || l.timeouts || l.mismatches)));
   return problems ? 1 : 0;
 }
 
