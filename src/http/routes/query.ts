@@ -4,6 +4,7 @@ import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors
 import { runMetadataWrite } from '../../sync/write.js';
 import { readJson } from '../body.js';
 import { isDmlOnly } from '../../metadata/dml/index.js';
+import { runDmlRequest } from '../../metadata/dml/run.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
@@ -21,12 +22,11 @@ export function queryRoutes(router: Router, rt: Runtime): void {
       // v1 DML (select/count/insert/update/delete) runs as the caller's role; everything else is admin only.
       if (session.role !== 'admin' && !isDmlOnly(body)) throw new EngineError('access-denied', 'restricted access : admin only', { path: '$.args' });
       if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
-      const result = await runMetadataWrite(rt.write, body, {
-        role: session.role,
-        requestId,
-        session,
-        stringifyNumeric: rt.config.stringifyNumericTypes,
-      });
+      const who = { role: session.role, requestId, session, stringifyNumeric: rt.config.stringifyNumericTypes };
+      // Data-only requests (v1 DML) need no metadata writer lock.
+      const result = isDmlOnly(body)
+        ? { response: await runDmlRequest(rt.pool, rt.store.get(), body, who) }
+        : await runMetadataWrite(rt.write, body, who);
       ctx.status = 200;
       ctx.type = 'application/json';
       ctx.body = JSON.stringify(result.response ?? null);
