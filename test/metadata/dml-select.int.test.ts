@@ -1,7 +1,9 @@
 // v1 DML `select` and `count` on /v1/query against a real engine and Postgres: shapes, operators, wildcards,
 // relationships, limits, permissions (as a role with session variables) and the original's error messages.
 import test from 'ava';
+import pg from 'pg';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { lockWriters } from '../../events/log.js';
 
 let e: TestEngine;
 
@@ -200,4 +202,22 @@ test('bulk: select and count run in read-only or read-write bulks; errors name t
   t.deepEqual(bad.body, { path: '$.args[1].args.table', error: 'table "x" does not exist', code: 'not-exists' });
   const asRole = await e.query({ type: 'bulk', args: [{ type: 'count', args: { table: 'article' } }] }, USER('2'));
   t.deepEqual(asRole.body, [{ count: 2 }]);
+});
+
+test('DML requests do not wait for the metadata writers\' lock', async (t) => {
+  const client = new pg.Client({ connectionString: e.db.url });
+  await client.connect();
+  try {
+    await client.query('BEGIN');
+    await lockWriters(client);
+    const r = await Promise.race([
+      select({ table: 'author', columns: ['id'], where: { id: 1 } }),
+      new Promise<null>((resolve) => setTimeout(() => resolve(null), 5000)),
+    ]);
+    t.truthy(r, 'the select finished while a metadata write held the lock');
+    t.deepEqual(r?.body, [{ id: 1 }]);
+  } finally {
+    await client.query('ROLLBACK').catch(() => undefined);
+    await client.end();
+  }
 });
