@@ -310,3 +310,46 @@ export function permissionRenames(m: Metadata, catalog: PgCatalog, table: Qualif
   }
   return out;
 }
+
+// ---------------------------------------------------------------------------------------------------------------
+// Column types that rules depend on
+
+const isSessionVariable = (v: unknown): boolean => typeof v === 'string' && /^x-engine-/i.test(v);
+
+/** Whether a column's condition compares it with a literal (so the rule depends on the column's type). */
+function comparesWithLiteral(v: unknown): boolean {
+  if (!isObj(v)) return !isSessionVariable(v);
+  return Object.entries(v).some(([op, operand]) => !/^[$_]c/.test(op) && !isSessionVariable(operand) && !(op.endsWith('is_null')));
+}
+
+function usesColumnType(exp: unknown, current: QualifiedName, target: QualifiedName, column: string, m: Metadata, catalog: PgCatalog, depth = 0): boolean {
+  if (!isObj(exp) || depth > 16) return false;
+  const t = m.tables[qualifiedKey(current)];
+  return Object.entries(exp).some(([k, v]) => {
+    if (LOGICAL.has(k)) return Array.isArray(v) && v.some((e) => usesColumnType(e, current, target, column, m, catalog, depth));
+    if (NOT.has(k)) return usesColumnType(v, current, target, column, m, catalog, depth);
+    if (k === '_exists' || k === '$exists') return false;
+    const rel = t ? relationshipOf(t, k) : null;
+    if (rel) {
+      const remote = relationshipTarget(current, rel.rel, catalog);
+      return remote !== null && usesColumnType(v, remote, target, column, m, catalog, depth + 1);
+    }
+    return sameName(current, target) && k === column && comparesWithLiteral(v);
+  });
+}
+
+/** Permissions whose rules compare `table`.`column` with literal values: they stop its type from changing. */
+export function columnTypeDependents(m: Metadata, catalog: PgCatalog, table: QualifiedName, column: string): ObjId[] {
+  const out: ObjId[] = [];
+  for (const t of Object.values(m.tables)) {
+    for (const perm of PERM_KINDS) {
+      for (const p of Object.values(t[permKey(perm)])) {
+        const def = p.permission as unknown as Record<string, unknown>;
+        if (['filter', 'check'].some((k) => usesColumnType(def[k], t.table, table, column, m, catalog))) {
+          out.push({ kind: 'permission', table: t.table, role: p.role, perm });
+        }
+      }
+    }
+  }
+  return out;
+}

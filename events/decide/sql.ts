@@ -4,7 +4,19 @@ import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
 import { ev, type Event } from '../types.js';
-import { dependencyError, dependentsOf, dropEvents, objKey, permissionRenames, q, qt, type DecideContext, type ObjId } from './common.js';
+import {
+  columnTypeDependents,
+  dependencyError,
+  dependentsOf,
+  dropEvents,
+  objKey,
+  permissionRenames,
+  q,
+  qt,
+  reportObj,
+  type DecideContext,
+  type ObjId,
+} from './common.js';
 import { applyPermissionUpdates as foldLocal } from './local-fold.js';
 
 export interface SqlRan {
@@ -42,6 +54,7 @@ export function decideSqlRan(run: SqlRan, before: PgCatalog, ctx: DecideContext)
   }
 
   const newByOid = byOid(after);
+  const retyped: Array<{ table: QualifiedName; column: string }> = [];
   const droppedTables: QualifiedName[] = [];
   const renamedTables: Array<{ from: QualifiedName; to: QualifiedName }> = [];
   const renamedColumns: Array<{ table: QualifiedName; from: string; to: string }> = [];
@@ -65,6 +78,7 @@ export function decideSqlRan(run: SqlRan, before: PgCatalog, ctx: DecideContext)
         droppedColumns.push({ table: t.table, column: c.name });
         gone.push({ kind: 'column', table: t.table, column: c.name });
       } else if (nc.name !== c.name) renamedColumns.push({ table: t.table, from: c.name, to: nc.name });
+      else if (nc.formattedType !== c.formattedType) retyped.push({ table: t.table, column: c.name });
     }
     const newFks = new Set(now.foreignKeys.map((k) => k.name));
     for (const k of old.foreignKeys) if (!newFks.has(k.name)) gone.push({ kind: 'constraint', table: t.table, name: k.name });
@@ -103,6 +117,15 @@ export function decideSqlRan(run: SqlRan, before: PgCatalog, ctx: DecideContext)
   const reported = unique.filter((o) => o.kind !== 'function');
   if (reported.length && !run.cascade) throw dependencyError(reported);
   if (cfErrors.length) throw cfErrors[0];
+  // A type change under rules that compare the column with literals is refused, cascade or not.
+  for (const r of retyped) {
+    const deps = columnTypeDependents(m, before, r.table, r.column);
+    if (deps.length) {
+      throw new EngineError('dependency-error',
+        `cannot change type of column ${q(r.column)} in table ${qt(r.table)} because of the following dependencies : ${deps.map(reportObj).sort().join(', ')}`,
+        { path: '$.args' });
+    }
+  }
 
   events.push(...dropEvents(unique));
   const purged = new Set(unique.filter((o) => o.kind === 'function').map(objKey));

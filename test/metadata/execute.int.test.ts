@@ -303,3 +303,19 @@ test('operations registered by other features run inside bulk with their access 
   const mixed = await h.query({ type: 'bulk', args: [{ type: 'test_fail', args: {} }, { type: 'run_sql', args: { sql: 'select 1', read_only: true } }] });
   t.is((mixed.body as { code: string }).code, 'bad-request');
 });
+
+test('run_sql: a column type change under rules comparing it with literals is refused, cascade or not', async (t) => {
+  const h = await fresh();
+  await h.ok(trackBlog);
+  await h.ok({ type: 'create_select_permission', args: { table: 'author', role: 'user', permission: { columns: '*', filter: { articles: { title: { _eq: 'x' } } } } } });
+  await h.ok({ type: 'create_select_permission', args: { table: 'article', role: 'user', permission: { columns: '*', filter: { author_id: { _eq: 'X-Engine-User-Id' } } } } });
+  const expected = {
+    path: '$.args', code: 'dependency-error',
+    error: 'cannot change type of column "title" in table "article" because of the following dependencies : permission author.user.select',
+  };
+  t.deepEqual((await h.sql('alter table article alter column title type varchar(100)')).body, expected);
+  t.deepEqual((await h.sql('alter table article alter column title type varchar(100)', { cascade: true })).body, expected);
+  // Compared with a session variable only: the type may change.
+  await h.ok({ type: 'run_sql', args: { sql: 'alter table article alter column author_id type bigint' } });
+  t.deepEqual(h.state.cache.inconsistent, []);
+});
