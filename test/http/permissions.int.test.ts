@@ -227,8 +227,23 @@ test.serial('backend_only: only with the admin secret and the backend-only flag'
   t.deepEqual(await gql({ ...service, 'x-engine-use-backend-only-permissions': 'false' }, q), missing);
   t.deepEqual(await gql({ ...service, ...flag }, q), { data: { insert_audit: { returning: [{ note: 'b', kind: 'backend' }] } } });
   t.deepEqual(await gql({ ...service, 'X-Engine-Use-Backend-Only-Permissions': 'Yes' }, q), { data: { insert_audit: { returning: [{ note: 'b', kind: 'backend' }] } } });
-  // the flag does not take away a role's ordinary (non backend-only) inserts
-  t.deepEqual(await gql({ ...user('1'), ...flag }, 'mutation { insert_audit(objects: [{note: "u"}]) { affected_rows } }'), { data: { insert_audit: { affected_rows: 1 } } });
+  // the same query again without the flag (a plan made for the flagged request must not be reused)
+  t.deepEqual(await gql(service, q), missing);
+  t.deepEqual(await gql(jwt(['service'], { 'x-engine-user-id': '9' }), q), missing);
+  const qv = 'mutation ($n: String) { insert_audit(objects: [{note: $n}]) { affected_rows } }';
+  t.deepEqual(await gql({ ...service, ...flag }, qv, { n: 'v' }), { data: { insert_audit: { affected_rows: 1 } } });
+  t.deepEqual(await gql(service, qv, { n: 'v' }), missing);
+  t.deepEqual(await gql(jwt(['service'], { 'x-engine-user-id': '9' }), qv, { n: 'v' }), missing);
+  // a token's flag is ignored: the role keeps its ordinary inserts
+  const u = 'mutation { insert_audit(objects: [{note: "u"}]) { affected_rows } }';
+  t.deepEqual(await gql({ ...user('1'), ...flag }, u), { data: { insert_audit: { affected_rows: 1 } } });
+  // with the admin secret the flag selects the backend-only inserts only (as the original): user's ordinary insert is gone
+  const trustedUser = { 'x-engine-admin-secret': SECRET, 'x-engine-role': 'user', 'x-engine-user-id': '1' };
+  t.deepEqual(await gql(trustedUser, u), { data: { insert_audit: { affected_rows: 1 } } });
+  t.deepEqual(await gql({ ...trustedUser, ...flag }, u), notFound('insert_audit', 'mutation_root', '$.selectionSet.insert_audit'));
+  const uv = 'mutation ($n: String) { insert_audit(objects: [{note: $n}]) { affected_rows } }';
+  t.deepEqual(await gql(trustedUser, uv, { n: 'v' }), { data: { insert_audit: { affected_rows: 1 } } });
+  t.deepEqual(await gql({ ...trustedUser, ...flag }, uv, { n: 'v' }), notFound('insert_audit', 'mutation_root', '$.selectionSet.insert_audit'));
 });
 
 test.serial('v1 DML as a token\'s role: the same filters, columns and limit', async (t) => {
