@@ -43,8 +43,8 @@ function onConflictSql(ins: InsertIR, st: MutationStatement): SQL {
 
 function returningSql(ins: InsertIR, st: MutationStatement): { sql: SQL; checked: boolean } {
   const upsertUpdates = !!ins.onConflict && ins.onConflict.updateColumns.length > 0;
-  const insCheck = ins.check ? checkExpr(ins.check, '_t', 'insert check constraint failed', st.ctx) : null;
-  const updCheck = upsertUpdates && ins.updateCheck ? checkExpr(ins.updateCheck, '_t', 'update check constraint failed', st.ctx) : null;
+  const insCheck = ins.check ? checkExpr(ins.check, '_t', 'insert check constraint failed', st) : null;
+  const updCheck = upsertUpdates && ins.updateCheck ? checkExpr(ins.updateCheck, '_t', 'update check constraint failed', st) : null;
   if (!insCheck && !updCheck) return { sql: sql` RETURNING "_t".*`, checked: false };
   const e = updCheck
     ? sql`CASE WHEN "_t"."xmax"::text = '0' THEN ${insCheck ?? raw('true')} ELSE ${updCheck} END`
@@ -61,7 +61,7 @@ function insertCte(st: MutationStatement, ins: InsertIR, rows: Array<Map<string,
   const body = sql`INSERT INTO ${tableSql(ins.table)} AS "_t" (${join(cols.map((c) => ident(c)), ', ')}) VALUES ${join(values, ', ')}${onConflictSql(ins, st)}${ret.sql}`;
   const inserted = st.cte(`ins_${ins.table.name}`, body);
   const rowsCte = ret.checked ? st.cte(`rows_${ins.table.name}`, projectColumns(ins.columns, inserted)) : inserted;
-  st.counted.push(rowsCte);
+  st.addRows(ins.table, rowsCte);
   return rowsCte;
 }
 

@@ -42,10 +42,10 @@ const noRows = (st: MutationStatement, table: QualifiedName): string => st.cte('
 function updateRows(st: MutationStatement, u: UpdateIR): string {
   if (u.ops.length === 0) return noRows(st, u.table);
   const sets = u.ops.map((o) => sql`${ident(o.column)} = ${opExpr(o.op, o.column, o.value)}`);
-  const check = u.check ? sql`, ${checkExpr(u.check, '_t', 'update check constraint failed', st.ctx)} AS "__check"` : raw('');
+  const check = u.check ? sql`, ${checkExpr(u.check, '_t', 'update check constraint failed', st)} AS "__check"` : raw('');
   const updated = st.cte(`upd_${u.table.name}`, sql`UPDATE ${tableSql(u.table)} AS "_t" SET ${join(sets, ', ')}${whereSql(u.where, st)} RETURNING "_t".*${check}`);
   const rows = u.check ? st.cte(`rows_${u.table.name}`, projectColumns(u.columns, updated)) : updated;
-  st.counted.push(rows);
+  st.addRows(u.table, rows);
   return rows;
 }
 

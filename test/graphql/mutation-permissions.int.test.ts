@@ -45,6 +45,8 @@ test.before(async () => {
       perm('insert', 'author', 'backend', { columns: ['name'], check: {}, backend_only: true }),
       perm('select', 'author', 'backend', { columns: ['name'], filter: {} }),
       perm('select', 'author', 'reader', { columns: ['name'], filter: {} }),
+      perm('insert', 'author', 'owner', { columns: ['id', 'name'], check: { id: 'X-Engine-User-Id' } }),
+      perm('insert', 'article', 'owner', { columns: ['title'], check: { author: { id: 'X-Engine-User-Id' } } }),
     ],
   });
   if (r.status !== 200) throw new Error(JSON.stringify(r.body));
@@ -80,6 +82,14 @@ test.serial('insert check on every new row, nested rows included', async (t) => 
   t.deepEqual(okNested, { data: { insert_author: { affected_rows: 2, returning: [{ name: 'A3', articles: [{ title: 'n' }] }] } } });
   const other = await user1('mutation { insert_author_one(object: {id: 7, name: "A7"}) { id } }');
   t.is(other.errors[0].extensions.code, 'permission-error');
+});
+
+test.serial('a nested row\'s check sees its parent inserted by the same statement', async (t) => {
+  const owner = as('owner', { 'x-engine-user-id': '40' });
+  const ok = await owner('mutation { insert_author(objects: [{id: 40, name: "A40", articles: {data: [{title: "t40"}]}}]) { affected_rows } }');
+  t.deepEqual(ok, { data: { insert_author: { affected_rows: 2 } } });
+  const bad = await owner('mutation { insert_article(objects: [{title: "x", author: {data: {id: 41, name: "A41"}}}]) { affected_rows } }');
+  t.is(bad.errors[0].message, 'Check constraint violation. insert check constraint failed');
 });
 
 test.serial('upsert needs update permission: no on_conflict without it', async (t) => {
