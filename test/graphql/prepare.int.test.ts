@@ -46,6 +46,9 @@ test('selection sets, arguments, directives, merging', (t) => {
   t.deepEqual(prepError(e, admin, '{ author { id @skip } }'), vf('the required argument "if" is missing', '$.selectionSet.author.selectionSet.id.directives.skip.args'));
   t.deepEqual(prepError(e, admin, '{ a: author { id } a: article { id } }'), vf('cannot merge different fields under the same alias ("a"): author, article', '$.selectionSet'));
   t.deepEqual(prepError(e, admin, '{ a: author(limit: 1) { id } a: author { id } }'), vf('cannot merge fields with different arguments under the same alias: "a"', '$.selectionSet'));
+  // a skipped field is still checked
+  t.deepEqual(prepError(e, admin, '{ author @skip(if: true) { id nope } }'), vf('field "nope" not found in type: \'author\'', '$.selectionSet.author.selectionSet.nope'));
+  t.deepEqual(prepError(e, admin, '{ author(bad: 1) @include(if: false) { id } }'), vf('no such argument "bad" is expected', '$.selectionSet.author.args.bad'));
   const merged = prep(e, admin, '{ author { id } author { name } }').ir.fields;
   t.is(merged.length, 1);
   t.deepEqual((merged[0][1] as { select: { fields: Array<[string, unknown]> } }).select.fields.map(([k]) => k), ['id', 'name']);

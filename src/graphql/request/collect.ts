@@ -2,7 +2,7 @@
 // @skip, aliases, and fields merged under one response key. Paths follow the original:
 // `$.selectionSet.<field>.selectionSet.<fragment>.selectionSet.<field>`.
 import {
-  GraphQLBoolean, GraphQLNonNull, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, isLeafType, getNamedType, print,
+  GraphQLBoolean, GraphQLNonNull, Kind, SchemaMetaFieldDef, TypeMetaFieldDef, isLeafType, isObjectType, getNamedType, print,
   type ArgumentNode, type DirectiveNode, type FieldNode, type FragmentDefinitionNode, type GraphQLField, type GraphQLInputType,
   type GraphQLObjectType, type SelectionSetNode,
 } from 'graphql';
@@ -76,8 +76,11 @@ export function collectFields(type: GraphQLObjectType, subs: SubSelection[], cc:
           : (fields[name] ?? (type.name === 'query_root' ? META_FIELDS.get(name) : undefined));
         if (def === undefined) throw ve(`field "${name}" not found in type: '${type.name}'`, fpath);
         checkSelection(name, def, s, fpath);
-        if (!included(s, fpath, cc)) continue;
         const sub: SubSelection[] = s.selectionSet ? [{ selectionSet: s.selectionSet, path: extendPath(fpath, 'selectionSet'), fragStack }] : [];
+        if (!included(s, fpath, cc)) {
+          validateSkipped(def, s, fpath, sub, cc);
+          continue;
+        }
         const prev = out.get(alias);
         if (prev) {
           if (prev.name !== name) throw ve(`cannot merge different fields under the same alias ("${alias}"): ${prev.name}, ${name}`, path);
@@ -110,6 +113,16 @@ export function collectFields(type: GraphQLObjectType, subs: SubSelection[], cc:
   };
   for (const sub of subs) visit(sub.selectionSet, sub.path, sub.fragStack);
   return [...out.values()];
+}
+
+/** A skipped field is still checked, arguments and sub-selections, as the original does. */
+function validateSkipped(
+  def: GraphQLField<unknown, unknown> | null, node: FieldNode, path: string, sub: SubSelection[], cc: CollectContext,
+): void {
+  parseArgs(def?.args ?? [], node.arguments ?? [], extendPath(path, 'args'), cc);
+  const named = def ? getNamedType(def.type) : null;
+  if (!named || !isObjectType(named)) return;
+  for (const f of collectFields(named, sub, cc)) validateSkipped(f.def, f.node, f.path, f.subSelections, cc);
 }
 
 /** Object fields need a sub-selection, leaf fields must not have one. */
