@@ -1,7 +1,8 @@
 // Bad credentials end to end: engines in every auth mode over one real database; each bad request is sent to
-// POST /v1/graphql and POST /v1/query, must be answered with the right code and message, and must not make the
-// engine take a single connection from its pool (counted with the pool's 'acquire' event: every statement the
-// engine sends for GraphQL, metadata, DML or explain goes through a pool checkout).
+// POST /v1/graphql, /v1/query, /v1alpha1/graphql, /v1beta1/relay, /v1/graphql/explain and GET /v1alpha1/config,
+// must be answered with the right code, message and status, and must not make the engine take a single connection
+// from its pool (counted with the pool's 'acquire' event: every statement the engine sends for GraphQL, metadata,
+// DML or explain goes through a pool checkout).
 import test from 'ava';
 import { createConnection } from 'node:net';
 import { exportJWK } from 'jose';
@@ -283,6 +284,16 @@ for (const c of cases) {
     t.deepEqual(q.body, { path: '$', error: c.message, code: c.code });
     const legacy = await request(`${e.te.url}/v1alpha1/graphql`, 'POST', GRAPHQL, c.headers());
     t.is(legacy.status, c.status);
+    t.deepEqual(legacy.body, g.body);
+    const relay = await request(`${e.te.url}/v1beta1/relay`, 'POST', { query: '{ doc_connection { edges { node { id } } } }' }, c.headers());
+    t.is(relay.status, 200);
+    t.deepEqual(relay.body, g.body);
+    const explain = await request(`${e.te.url}/v1/graphql/explain`, 'POST', { query: GRAPHQL }, c.headers());
+    t.is(explain.status, c.status);
+    t.deepEqual(explain.body, q.body);
+    const config = await request(`${e.te.url}/v1alpha1/config`, 'GET', undefined, c.headers());
+    t.is(config.status, c.status);
+    t.deepEqual(config.body, q.body);
     t.is(e.count(), before, 'the engine took a database connection');
   });
 }
