@@ -45,7 +45,7 @@ export function decodeNodeId(id: string, path: string): NodeIdV1 {
   return { schema: schema as string, name: name as string, values };
 }
 
-/** Decodes a cursor (base64 JSON); null when it is not one. */
+/** Decodes a cursor (base64 JSON); undefined when it is not one. */
 export function decodeCursor(cursor: string): unknown {
   try {
     return JSON.parse(Buffer.from(cursor, 'base64').toString('utf8'));

@@ -128,7 +128,7 @@ export function connectionIR(t: Translator, view: TableView, source: SelectSourc
     const text = p.kind === 'scalar' ? String(p.json) : '';
     const cursor = decodeCursor(text);
     const invalid = () => ve('the "after" or "before" cursor is invalid', f.path);
-    if (cursor === null || typeof cursor !== 'object') throw invalid();
+    if (cursor === undefined || cursor === null || typeof cursor !== 'object') throw invalid();
     const values = orderBy.map((o, i): ValueIR => {
       let v: unknown = cursor;
       for (const k of cursorPaths[i]) {
