@@ -6,6 +6,7 @@ import type { ServerConfig } from '../config.js';
 import { prepareOperation } from '../graphql/prepare.js';
 import { executeGraphQL, type PrepareFn } from './run.js';
 import { handleExplainRequest } from './explain.js';
+import { checkAllowlist } from '../graphql/allowlist.js';
 
 export interface GraphQLRequestContext {
   pool: pg.Pool;
@@ -16,6 +17,11 @@ export interface GraphQLRequestContext {
 }
 
 const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, options);
+// With the allow-list on, a plan is only made (and cached per role, query and state) for an allowed query.
+const prepareAllowlisted: PrepareFn = (state, session, request, options) => {
+  checkAllowlist(state.metadata, session.role, request.query);
+  return prepareOperation(state, session, request, options);
+};
 
 const showInternal = (session: Session, config: ServerConfig): boolean =>
   config.devMode || (session.role === 'admin' && config.adminInternalErrors);
@@ -34,7 +40,7 @@ export async function handleGraphQLRequest(
       planCacheSize: ctx.config.queryPlanCacheSize,
       showInternal: showInternal(ctx.session, ctx.config),
       requestId: ctx.requestId,
-      prepare,
+      prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
     },
     body,
   );
