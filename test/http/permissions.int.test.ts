@@ -19,6 +19,7 @@ INSERT INTO author VALUES (1, 'A1', true, 's1'), (2, 'A2', true, 's2'), (3, 'A3'
 INSERT INTO article (title, author_id, is_published) VALUES
   ('a1-pub', 1, true), ('a1-draft', 1, false), ('a2-pub', 2, true), ('a2-draft', 2, false), ('a3-pub', 3, true),
   ('a1-pub2', 1, true), ('a1-pub3', 1, true);
+CREATE FUNCTION search_articles(q text) RETURNS SETOF article STABLE LANGUAGE sql AS $$ SELECT * FROM article WHERE title ILIKE '%' || q || '%' $$;
 `;
 
 const perm = (type: string, table: string, role: string, permission: unknown) => ({ type: `create_${type}_permission`, args: { table, role, permission } });
@@ -34,6 +35,7 @@ test.before(async () => {
         { type: 'track_table', args: 'author' },
         { type: 'track_table', args: 'article' },
         { type: 'track_table', args: 'audit' },
+        { type: 'track_function', args: 'search_articles' },
         { type: 'create_object_relationship', args: { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
         { type: 'create_array_relationship', args: { table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } } },
         // user: registered authors only, no author aggregates; published articles or one's own, at most 3 rows, aggregates allowed
@@ -149,6 +151,25 @@ test.serial('aggregations: only where allowed, over the rows the permission lets
   t.deepEqual(await gql(user('1'), '{ author(where: {id: {_eq: 2}}) { articles_aggregate { aggregate { count } } } }'), {
     data: { author: [{ articles_aggregate: { aggregate: { count: 1 } } }] },
   });
+});
+
+test.serial('a tracked function returning table rows gets that table\'s select permission', async (t) => {
+  t.deepEqual(await gql(user('1'), '{ search_articles(args: {q: "pub"}, order_by: {id: asc}) { id title } }'), {
+    data: { search_articles: [{ id: 1, title: 'a1-pub' }, { id: 3, title: 'a2-pub' }, { id: 5, title: 'a3-pub' }] },
+  });
+  t.deepEqual(await gql(user('2'), '{ search_articles(args: {q: "draft"}, order_by: {id: asc}) { id author { name } } }'), {
+    data: { search_articles: [{ id: 4, author: { name: 'A2' } }] },
+  });
+  t.deepEqual(await gql(user('2'), '{ search_articles_aggregate(args: {q: "draft"}) { aggregate { count } } }'), {
+    data: { search_articles_aggregate: { aggregate: { count: 1 } } },
+  });
+  const reader = jwt(['reader'], { 'x-engine-author-name': 'A1' });
+  t.deepEqual(await gql(reader, '{ search_articles(args: {q: "a1"}, order_by: {id: asc}) { id } }'), { data: { search_articles: [{ id: 1 }, { id: 2 }, { id: 6 }, { id: 7 }] } });
+  t.deepEqual(await gql(reader, '{ search_articles_aggregate(args: {q: "a1"}) { aggregate { count } } }'),
+    notFound('search_articles_aggregate', 'query_root', '$.selectionSet.search_articles_aggregate'));
+  // a role without select permission on the returned table does not see the function
+  t.deepEqual(await gql(jwt(['auditor'], { 'x-engine-pattern': '%' }), '{ search_articles(args: {q: "a"}) { id } }'),
+    notFound('search_articles', 'query_root', '$.selectionSet.search_articles'));
 });
 
 test.serial('session variables: missing, not convertible to the column type, from headers only with the admin secret', async (t) => {
