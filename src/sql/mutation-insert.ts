@@ -86,13 +86,23 @@ export function compileInsert(st: MutationStatement, ins: InsertIR, link: Link |
   if (ins.rows.length === 0) return [];
   const perRow = ins.rows.some((r) => r.arrayRelationships.length > 0);
   if (!perRow) return [insertCte(st, ins, ins.rows.map((r) => rowValues(st, r, link)))];
-  return ins.rows.map((row) => {
-    const rowCte = insertCte(st, ins, [rowValues(st, row, link)]);
+  const rowCtes = ins.rows.map((row) => insertCte(st, ins, [rowValues(st, row, link)]));
+  // Children of all rows, relationship by relationship: one INSERT per relationship when they can share it (no
+  // deeper array relationships, same on_conflict), each child reading its own parent row's keys.
+  const groups = new Map<string, Array<{ insert: InsertIR; link: Link }>>();
+  ins.rows.forEach((row, i) => {
     for (const { relationship, insert } of row.arrayRelationships) {
-      compileInsert(st, insert, { parent: rowCte, mapping: relationship.mapping, mayBeEmpty: ins.onConflict !== null, parentTable: ins.table });
+      const childLink: Link = { parent: rowCtes[i], mapping: relationship.mapping, mayBeEmpty: ins.onConflict !== null, parentTable: ins.table };
+      const flat = insert.rows.every((r) => r.arrayRelationships.length === 0);
+      const key = flat ? JSON.stringify([relationship.name, insert.onConflict]) : `${i}:${relationship.name}`;
+      groups.set(key, [...(groups.get(key) ?? []), { insert, link: childLink }]);
     }
-    return rowCte;
   });
+  for (const items of groups.values()) {
+    if (items.length === 1) compileInsert(st, items[0].insert, items[0].link);
+    else insertCte(st, items[0].insert, items.flatMap(({ insert, link: l }) => insert.rows.map((r) => rowValues(st, r, l))));
+  }
+  return rowCtes;
 }
 
 /** Whether an insert nests relationship inserts (its returning selection then needs a statement of its own). */
