@@ -188,6 +188,10 @@ export type Event =
   | E<'metadata_replaced', { metadata: Metadata }>
   | E<'metadata_cleared', Record<string, never>>
   | E<'metadata_reloaded', { reload_remote_schemas: boolean }>
+  | E<'event_trigger_created', { table: QualifiedName; trigger: import('./decide/event-triggers.js').EventTriggerConf }>
+  | E<'event_trigger_deleted', { name: string }>
+  | E<'remote_schema_added', { remote_schema: import('./decide/remote-schemas.js').RemoteSchemaMeta }>
+  | E<'remote_schema_removed', { name: string }>
   | E<'query_collection_created', { collection: QueryCollection }>
   | E<'query_collection_dropped', { name: string }>
   | E<'collection_query_added', { collection: string; query: CollectionQuery }>

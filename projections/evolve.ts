@@ -1,5 +1,6 @@
 // evolve: Metadata × Event → Metadata, with immer. One exhaustive switch; never rejects an event (decide validated it).
 import { produce, type Draft } from 'immer';
+import { applyFamilyEvent } from './evolve-families.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../src/core/names.js';
 import {
   emptyMetadata,
@@ -153,6 +154,12 @@ function apply(draft: Draft<Metadata>, event: Event): void {
     }
     case 'sql_ran':
     case 'metadata_reloaded':
+      return;
+    case 'event_trigger_created':
+    case 'event_trigger_deleted':
+    case 'remote_schema_added':
+    case 'remote_schema_removed':
+      applyFamilyEvent(draft, event);
       return;
     case 'query_collection_created':
       draft.query_collections.push(clone(event.data.collection));

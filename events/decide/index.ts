@@ -2,6 +2,8 @@
 // args}, and the exhaustive decide dispatcher.
 import { EngineError } from '../../src/core/errors.js';
 import { args as A, collectionArgs as C, decode } from '../commands.js';
+import { decideEventTrigger, parseEventTriggerCommand, type EventTriggerCommand } from './event-triggers.js';
+import { decideRemoteSchema, parseRemoteSchemaCommand, type RemoteSchemaCommand } from './remote-schemas.js';
 import { ev, type Event, type PermKind, type RelationshipMeta } from '../types.js';
 import type { DecideContext } from './common.js';
 import { decideTable, type TableCommand } from './tables.js';
@@ -19,6 +21,8 @@ export type MetadataCommand =
 
 export type Command =
   | TableCommand
+  | EventTriggerCommand
+  | RemoteSchemaCommand
   | RelationshipCommand
   | FunctionCommand
   | ComputedFieldCommand
@@ -134,6 +138,8 @@ export function parseCommand(type: string, version: 1 | 2, raw: unknown): Comman
     case 'reload_metadata':
       return { op: 'reload_metadata', reload_remote_schemas: decode(A.reload_metadata, raw).reload_remote_schemas };
     default: {
+      const family = parseEventTriggerCommand(type, raw) ?? parseRemoteSchemaCommand(type, raw);
+      if (family) return family;
       const perm = PERM_OPS[type];
       if (!perm) return null;
       const [kind, op] = perm;
@@ -149,6 +155,15 @@ export function parseCommand(type: string, version: 1 | 2, raw: unknown): Comman
 
 export function decide(cmd: Command, ctx: DecideContext): Event[] {
   switch (cmd.op) {
+    case 'create_event_trigger':
+    case 'delete_event_trigger':
+    case 'redeliver_event':
+    case 'invoke_event_trigger':
+      return decideEventTrigger(cmd, ctx);
+    case 'add_remote_schema':
+    case 'remove_remote_schema':
+    case 'reload_remote_schema':
+      return decideRemoteSchema(cmd, ctx);
     case 'track_table':
     case 'untrack_table':
     case 'set_table_is_enum':

@@ -20,6 +20,7 @@ import { exportMetadata, parseMetadataDocument } from '../../projections/export.
 import { withEnumValues } from './enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
 import { registeredHandler, type QueryHandler } from './handlers.js';
+import { checkFamilyCommand } from './families.js';
 import './dml/index.js'; // registers the v1 DML operations (select, count, insert, update, delete)
 
 export type { QueryHandler, QueryHandlerContext } from './handlers.js';
@@ -229,6 +230,7 @@ class Run {
   private async command(cmd: Command): Promise<unknown> {
     await this.freshCatalog();
     const events = decide(cmd, { metadata: this.metadata, catalog: this.catalog });
+    await checkFamilyCommand(cmd); // a trigger's env variables, a remote schema's introspection (after decide's checks)
     let check: Check = { mode: 'none' };
     let enums: 'all' | string[] = [];
     switch (cmd.op) {

@@ -1,0 +1,210 @@
+// Event triggers as metadata: create_event_trigger / delete_event_trigger (stored per table in the export's
+// EventTriggerConf shape), and the checks of redeliver_event / invoke_event_trigger. Webhook delivery (the
+// Postgres triggers, the event log) is not implemented yet, so no event is ever recorded.
+import { z } from 'zod';
+import { EngineError } from '../../src/core/errors.js';
+import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
+import { decode, nonEmptyText, tableName } from '../commands.js';
+import { ev, type Event, type Metadata } from '../types.js';
+import { q, qt, trackedTable, type DecideContext } from './common.js';
+
+// ---------------------------------------------------------------------------------------------------------------
+// Args (the original's CreateEventTriggerQuery parser and its messages)
+
+const NAME_RE = /^[A-Za-z]+[A-Za-z0-9_-]*$/;
+export const MAX_TRIGGER_NAME_LENGTH = 42;
+
+const subColumns = z.union([z.literal('*'), z.array(z.string())]);
+const opSpec = z.object({ columns: subColumns, payload: subColumns.nullable().optional() });
+
+export const headerConf = z
+  .object({ name: z.string(), value: z.string().optional(), value_from_env: z.string().optional() })
+  .superRefine((h, ctx) => {
+    if ((h.value === undefined) === (h.value_from_env === undefined)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expecting exactly one of "value" and "value_from_env"' });
+    } else if (h.value_from_env?.startsWith('ENGINE_GRAPHQL_')) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `env variables starting with "ENGINE_GRAPHQL_" are not allowed in value_from_env: ${h.value_from_env}`,
+      });
+    }
+  })
+  .transform((h): HeaderConf => (h.value !== undefined ? { name: h.name, value: h.value } : { name: h.name, value_from_env: h.value_from_env! }));
+
+export type HeaderConf = { name: string; value: string } | { name: string; value_from_env: string };
+
+const retryConf = z.object({
+  num_retries: z.number().int(),
+  interval_sec: z.number().int(),
+  timeout_sec: z.number().int().nullable().optional(),
+});
+
+const createArgs = z
+  .object({
+    name: nonEmptyText,
+    table: tableName,
+    insert: opSpec.nullable().optional(),
+    update: opSpec.nullable().optional(),
+    delete: opSpec.nullable().optional(),
+    enable_manual: z.boolean().nullable().optional(),
+    retry_conf: retryConf.nullable().optional(),
+    webhook: z.string().nullable().optional(),
+    webhook_from_env: z.string().nullable().optional(),
+    headers: z.array(headerConf).nullable().optional(),
+    replace: z.boolean().nullable().optional(),
+  })
+  .superRefine((a, ctx) => {
+    const fail = (message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, message });
+    if (!NAME_RE.test(a.name)) return fail('only alphanumeric and underscore and hyphens allowed for name');
+    if (a.name.length > MAX_TRIGGER_NAME_LENGTH) return fail(`event trigger name can be at most ${MAX_TRIGGER_NAME_LENGTH} characters`);
+    if (a.insert == null && a.update == null && a.delete == null && a.enable_manual !== true) {
+      return fail('atleast one amongst insert/update/delete/enable_manual spec must be provided');
+    }
+    const hooks = Number(a.webhook != null) + Number(a.webhook_from_env != null);
+    if (hooks === 0) return fail('must provide webhook or webhook_from_env');
+    if (hooks === 2) return fail('only one of webhook or webhook_from_env should be given');
+    for (const spec of [a.insert, a.update, a.delete]) {
+      if (spec && Array.isArray(spec.columns) && spec.columns.length === 0) return fail('found empty column specification');
+      if (spec && Array.isArray(spec.payload) && spec.payload.length === 0) return fail('found empty payload specification');
+    }
+  });
+
+const nameArgs = z.object({ name: nonEmptyText });
+const redeliverArgs = z.object({ event_id: z.string() });
+const invokeArgs = z.object({ name: nonEmptyText, payload: z.unknown() }).superRefine((a, ctx) => {
+  if (a.payload === undefined) ctx.addIssue({ code: z.ZodIssueCode.invalid_type, expected: 'object', received: 'undefined', path: ['payload'] });
+});
+
+// ---------------------------------------------------------------------------------------------------------------
+// Stored shape: the export's EventTriggerConf
+
+export interface OpSpec {
+  columns: '*' | string[];
+  payload?: '*' | string[];
+}
+
+export interface EventTriggerConf {
+  name: string;
+  definition: { insert?: OpSpec; update?: OpSpec; delete?: OpSpec; enable_manual: boolean };
+  retry_conf: { num_retries: number; interval_sec: number; timeout_sec?: number };
+  webhook?: string;
+  webhook_from_env?: string;
+  headers?: HeaderConf[];
+}
+
+export const DEFAULT_RETRY_CONF = { num_retries: 0, interval_sec: 10, timeout_sec: 60 };
+
+export type EventTriggerCommand =
+  | { op: 'create_event_trigger'; table: QualifiedName; replace: boolean; trigger: EventTriggerConf }
+  | { op: 'delete_event_trigger'; name: string }
+  | { op: 'redeliver_event'; event_id: string }
+  | { op: 'invoke_event_trigger'; name: string; payload: unknown };
+
+export const EVENT_TRIGGER_OPS = new Set(['create_event_trigger', 'delete_event_trigger', 'redeliver_event', 'invoke_event_trigger']);
+
+const spec = (s: { columns: '*' | string[]; payload?: '*' | string[] | null } | null | undefined): OpSpec | undefined =>
+  s == null ? undefined : { columns: s.columns, ...(s.payload != null ? { payload: s.payload } : {}) };
+
+/** Parses one of the event-trigger operations; null for other types. */
+export function parseEventTriggerCommand(type: string, raw: unknown): EventTriggerCommand | null {
+  switch (type) {
+    case 'create_event_trigger': {
+      const a = decode(createArgs, raw);
+      const definition: EventTriggerConf['definition'] = { enable_manual: a.enable_manual ?? false };
+      for (const k of ['insert', 'update', 'delete'] as const) {
+        const s = spec(a[k]);
+        if (s) definition[k] = s;
+      }
+      const rc = a.retry_conf;
+      const trigger: EventTriggerConf = {
+        name: a.name,
+        definition: { ...(definition.insert ? { insert: definition.insert } : {}), ...(definition.update ? { update: definition.update } : {}), ...(definition.delete ? { delete: definition.delete } : {}), enable_manual: definition.enable_manual },
+        retry_conf: rc ? { num_retries: rc.num_retries, interval_sec: rc.interval_sec, ...(rc.timeout_sec != null ? { timeout_sec: rc.timeout_sec } : {}) } : { ...DEFAULT_RETRY_CONF },
+        ...(a.webhook != null ? { webhook: a.webhook } : { webhook_from_env: a.webhook_from_env! }),
+        ...(a.headers != null ? { headers: a.headers } : {}),
+      };
+      return { op: 'create_event_trigger', table: a.table, replace: a.replace ?? false, trigger };
+    }
+    case 'delete_event_trigger':
+      return { op: 'delete_event_trigger', name: decode(nameArgs, raw).name };
+    case 'redeliver_event':
+      return { op: 'redeliver_event', event_id: decode(redeliverArgs, raw).event_id };
+    case 'invoke_event_trigger': {
+      const a = decode(invokeArgs, raw);
+      return { op: 'invoke_event_trigger', name: a.name, payload: a.payload };
+    }
+    default:
+      return null;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+// decide
+
+/** Every stored trigger with its table. */
+export function eventTriggers(m: Metadata): Array<{ table: QualifiedName; trigger: EventTriggerConf }> {
+  return Object.values(m.tables).flatMap((t) => (t.event_triggers as EventTriggerConf[]).map((trigger) => ({ table: t.table, trigger })));
+}
+
+const findTrigger = (m: Metadata, name: string) => eventTriggers(m).find((x) => x.trigger.name === name);
+
+export function decideEventTrigger(cmd: EventTriggerCommand, ctx: DecideContext): Event[] {
+  const m = ctx.metadata;
+  switch (cmd.op) {
+    case 'create_event_trigger': {
+      trackedTable(m, cmd.table);
+      const existing = findTrigger(m, cmd.trigger.name);
+      if (cmd.replace) {
+        if (!existing) throw new EngineError('not-exists', `event trigger ${q(cmd.trigger.name)} does not exist`, { path: '$.args' });
+        if (qualifiedKey(existing.table) !== qualifiedKey(cmd.table)) {
+          throw new EngineError('not-supported', 'cannot replace table or schema for trigger', { path: '$.args' });
+        }
+      } else if (existing) {
+        // The original's catalog insert hits the primary key.
+        throw new EngineError('unexpected', 'database query error', { status: 500, path: '$.args' });
+      }
+      const pg = ctx.catalog.tables[qualifiedKey(cmd.table)];
+      for (const k of ['insert', 'update', 'delete'] as const) {
+        const cols = cmd.trigger.definition[k]?.columns;
+        if (!Array.isArray(cols)) continue;
+        for (const c of cols) {
+          if (!pg?.columns.some((x) => x.name === c)) throw new EngineError('not-exists', `column ${q(c)} does not exist`, { path: '$.args' });
+        }
+      }
+      return [ev('event_trigger_created', { table: cmd.table, trigger: cmd.trigger })];
+    }
+    case 'delete_event_trigger':
+      // The original does not check that the trigger exists.
+      return findTrigger(m, cmd.name) ? [ev('event_trigger_deleted', { name: cmd.name })] : [];
+    case 'redeliver_event':
+      // Events are only recorded by delivery, which this engine does not do yet: no id can be known.
+      throw new EngineError('not-exists', 'event not found', { path: '$.args' });
+    case 'invoke_event_trigger': {
+      const found = findTrigger(m, cmd.name);
+      if (!found) throw new EngineError('not-exists', `event trigger ${q(cmd.name)} does not exist`, { path: '$.args' });
+      if (!found.trigger.definition.enable_manual) {
+        throw new EngineError('not-supported', 'manual mode is not enabled for event trigger', { path: '$.args' });
+      }
+      throw new EngineError('not-supported', 'event delivery is not available in this engine yet', { path: '$.args' });
+    }
+  }
+}
+
+/**
+ * The rebuild-time check of a trigger's environment (webhook_from_env and header value_from_env must be set): the
+ * original reports it as an inconsistency of the new trigger, so it is a constraint-violation. `env` is passed in
+ * to keep this pure.
+ */
+export function eventTriggerEnvError(table: QualifiedName, trigger: EventTriggerConf, env: Record<string, string | undefined>): EngineError | null {
+  const vars = [
+    ...(trigger.webhook_from_env !== undefined ? [trigger.webhook_from_env] : []),
+    ...(trigger.headers ?? []).flatMap((h) => ('value_from_env' in h ? [h.value_from_env] : [])),
+  ];
+  const missing = vars.find((v) => env[v] === undefined);
+  if (missing === undefined) return null;
+  const reason = `in table ${qt(table)}: in event trigger ${q(trigger.name)}: environment variable '${missing}' not set`;
+  return new EngineError('constraint-violation', reason, {
+    path: '$.args',
+    internal: [{ definition: { ...trigger, table: { schema: table.schema, name: table.name } }, reason, type: 'event_trigger' }],
+  });
+}

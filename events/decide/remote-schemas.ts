@@ -1,0 +1,106 @@
+// Remote schemas as metadata: add_remote_schema / remove_remote_schema / reload_remote_schema. decide checks what
+// needs no I/O (name, url xor url_from_env); the orchestrator then resolves the environment and introspects the
+// remote (src/remote/introspect.ts) before the event is kept. Remote schemas are not merged into GraphQL yet.
+import { z } from 'zod';
+import { EngineError } from '../../src/core/errors.js';
+import { displayName } from '../../src/core/names.js';
+import { decode, nonEmptyText } from '../commands.js';
+import { ev, type Event, type Metadata } from '../types.js';
+import { q, type DecideContext } from './common.js';
+import { headerConf, type HeaderConf } from './event-triggers.js';
+
+const remoteDef = z.object({
+  url: z.string().nullable().optional(),
+  url_from_env: z.string().nullable().optional(),
+  headers: z.array(headerConf).nullable().optional(),
+  forward_client_headers: z.boolean().nullable().optional(),
+  timeout_seconds: z.number().int().nullable().optional(),
+});
+
+const addArgs = z.object({ name: nonEmptyText, definition: remoteDef, comment: z.string().nullable().optional() });
+const nameArgs = z.object({ name: nonEmptyText });
+
+/** The stored (and exported) definition: keys in the export's order, absent ones left out. */
+export interface RemoteSchemaDef {
+  url?: string;
+  url_from_env?: string;
+  timeout_seconds?: number;
+  headers?: HeaderConf[];
+  forward_client_headers?: true;
+}
+
+export interface RemoteSchemaMeta {
+  name: string;
+  definition: RemoteSchemaDef;
+  comment?: string;
+}
+
+export type RemoteSchemaCommand =
+  | { op: 'add_remote_schema'; remote_schema: RemoteSchemaMeta }
+  | { op: 'remove_remote_schema'; name: string }
+  | { op: 'reload_remote_schema'; name: string };
+
+export const REMOTE_SCHEMA_OPS = new Set(['add_remote_schema', 'remove_remote_schema', 'reload_remote_schema']);
+
+export function parseRemoteSchemaCommand(type: string, raw: unknown): RemoteSchemaCommand | null {
+  switch (type) {
+    case 'add_remote_schema': {
+      const a = decode(addArgs, raw);
+      const d = a.definition;
+      const definition: RemoteSchemaDef = {
+        ...(d.url != null ? { url: d.url } : {}),
+        ...(d.url_from_env != null ? { url_from_env: d.url_from_env } : {}),
+        ...(d.timeout_seconds != null ? { timeout_seconds: d.timeout_seconds } : {}),
+        ...(d.headers != null && d.headers.length ? { headers: d.headers } : {}),
+        ...(d.forward_client_headers === true ? { forward_client_headers: true as const } : {}),
+      };
+      return { op: 'add_remote_schema', remote_schema: { name: a.name, definition, ...(a.comment != null ? { comment: a.comment } : {}) } };
+    }
+    case 'remove_remote_schema':
+    case 'reload_remote_schema':
+      return { op: type, name: decode(nameArgs, raw).name };
+    default:
+      return null;
+  }
+}
+
+export const remoteSchemas = (m: Metadata): RemoteSchemaMeta[] => m.remote_schemas as RemoteSchemaMeta[];
+
+/** Tables' remote relationships naming the remote schema (they would break without it). */
+function dependents(m: Metadata, name: string): string[] {
+  return Object.values(m.tables).flatMap((t) =>
+    (t.remote_relationships as Array<{ name?: unknown; definition?: { remote_schema?: unknown } }>)
+      .filter((r) => r.definition?.remote_schema === name)
+      .map((r) => `remote_relationship ${String(r.name)} in table ${displayName(t.table)}`),
+  );
+}
+
+export function decideRemoteSchema(cmd: RemoteSchemaCommand, ctx: DecideContext): Event[] {
+  const m = ctx.metadata;
+  switch (cmd.op) {
+    case 'add_remote_schema': {
+      const { name, definition } = cmd.remote_schema;
+      if (remoteSchemas(m).some((r) => r.name === name)) {
+        throw new EngineError('already-exists', `remote schema with name ${q(name)} already exists`, { path: '$.args' });
+      }
+      const n = Number(definition.url !== undefined) + Number(definition.url_from_env !== undefined);
+      if (n !== 1) {
+        throw new EngineError('invalid-params', `both \`url\` and \`url_from_env\` can't be ${n === 0 ? 'empty' : 'present'}`, { path: '$.args' });
+      }
+      return [ev('remote_schema_added', { remote_schema: cmd.remote_schema })];
+    }
+    case 'remove_remote_schema': {
+      if (!remoteSchemas(m).some((r) => r.name === cmd.name)) throw new EngineError('not-exists', 'no such remote schema', { path: '$.args' });
+      const deps = dependents(m, cmd.name);
+      if (deps.length) {
+        throw new EngineError('dependency-error', `cannot drop due to the following dependent objects : ${deps.join(', ')}`, { path: '$.args' });
+      }
+      return [ev('remote_schema_removed', { name: cmd.name })];
+    }
+    case 'reload_remote_schema':
+      if (!remoteSchemas(m).some((r) => r.name === cmd.name)) {
+        throw new EngineError('not-exists', `remote schema with name ${q(cmd.name)} does not exist`, { path: '$.args' });
+      }
+      return [];
+  }
+}

@@ -1,0 +1,36 @@
+// evolve for the event-trigger and remote-schema families (called from evolve.ts's switch, inside its immer draft).
+import type { Draft } from 'immer';
+import { qualifiedKey } from '../src/core/names.js';
+import type { EventOf, Metadata } from '../events/types.js';
+import type { EventTriggerConf } from '../events/decide/event-triggers.js';
+import type { RemoteSchemaMeta } from '../events/decide/remote-schemas.js';
+
+export type FamilyEvent = EventOf<'event_trigger_created' | 'event_trigger_deleted' | 'remote_schema_added' | 'remote_schema_removed'>;
+
+export function applyFamilyEvent(draft: Draft<Metadata>, event: FamilyEvent): void {
+  switch (event.type) {
+    case 'event_trigger_created': {
+      // Replacing keeps the trigger's table (decide checked it); any old definition of the name goes.
+      removeTrigger(draft, event.data.trigger.name);
+      draft.tables[qualifiedKey(event.data.table)]?.event_triggers.push(structuredClone(event.data.trigger));
+      return;
+    }
+    case 'event_trigger_deleted':
+      removeTrigger(draft, event.data.name);
+      return;
+    case 'remote_schema_added':
+      draft.remote_schemas.push(structuredClone(event.data.remote_schema));
+      return;
+    case 'remote_schema_removed':
+      draft.remote_schemas = draft.remote_schemas.filter((r) => (r as RemoteSchemaMeta).name !== event.data.name);
+      return;
+  }
+}
+
+function removeTrigger(draft: Draft<Metadata>, name: string): void {
+  for (const t of Object.values(draft.tables)) {
+    if (t.event_triggers.some((x) => (x as EventTriggerConf).name === name)) {
+      t.event_triggers = t.event_triggers.filter((x) => (x as EventTriggerConf).name !== name);
+    }
+  }
+}
