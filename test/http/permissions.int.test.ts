@@ -19,6 +19,7 @@ INSERT INTO author VALUES (1, 'A1', true, 's1'), (2, 'A2', true, 's2'), (3, 'A3'
 INSERT INTO article (title, author_id, is_published) VALUES
   ('a1-pub', 1, true), ('a1-draft', 1, false), ('a2-pub', 2, true), ('a2-draft', 2, false), ('a3-pub', 3, true),
   ('a1-pub2', 1, true), ('a1-pub3', 1, true);
+CREATE FUNCTION author_label(a author) RETURNS text STABLE LANGUAGE sql AS $$ SELECT a.name || '#' || a.id $$;
 CREATE FUNCTION search_articles(q text) RETURNS SETOF article STABLE LANGUAGE sql AS $$ SELECT * FROM article WHERE title ILIKE '%' || q || '%' $$;
 `;
 
@@ -36,10 +37,11 @@ test.before(async () => {
         { type: 'track_table', args: 'article' },
         { type: 'track_table', args: 'audit' },
         { type: 'track_function', args: 'search_articles' },
+        { type: 'add_computed_field', args: { table: 'author', name: 'label', definition: { function: 'author_label' } } },
         { type: 'create_object_relationship', args: { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
         { type: 'create_array_relationship', args: { table: 'author', name: 'articles', using: { foreign_key_constraint_on: { table: 'article', column: 'author_id' } } } },
         // user: registered authors only, no author aggregates; published articles or one's own, at most 3 rows, aggregates allowed
-        perm('select', 'author', 'user', { columns: ['id', 'name'], filter: { is_registered: true } }),
+        perm('select', 'author', 'user', { columns: ['id', 'name'], computed_fields: ['label'], filter: { is_registered: true } }),
         perm('select', 'article', 'user', {
           columns: ['id', 'title', 'author_id', 'is_published'], filter: { _or: [{ is_published: true }, mine] }, limit: 3, allow_aggregations: true,
         }),
@@ -108,6 +110,11 @@ test.serial('columns outside the permission are not in the schema', async (t) =>
   // filtering or ordering on a hidden column is refused too
   const byHidden = await gql(user('1'), '{ article(where: {editor_id: {_is_null: true}}) { id } }');
   t.is(byHidden.errors[0].extensions.code, 'validation-failed');
+});
+
+test.serial('computed fields only where the permission lists them', async (t) => {
+  t.deepEqual(await gql(user('1'), '{ author(order_by: {id: asc}) { id label } }'), { data: { author: [{ id: 1, label: 'A1#1' }, { id: 2, label: 'A2#2' }] } });
+  t.deepEqual(await gql(jwt(['auditor'], { 'x-engine-pattern': '%' }), '{ author { label } }'), notFound('label', 'author', '$.selectionSet.author.selectionSet.label'));
 });
 
 test.serial('nested relationships follow the target table\'s own permission', async (t) => {
