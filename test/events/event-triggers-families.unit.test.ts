@@ -1,0 +1,126 @@
+// decide specs for event triggers and remote schemas: parse errors, checks against metadata/catalog, the events,
+// and the folded metadata (export shape).
+import test from 'ava';
+import { blogCatalog, given, run, type Query } from './fixtures.js';
+import { fold } from '../../projections/replay.js';
+import { emptyMetadata } from '../../projections/metadata.js';
+import { exportMetadata } from '../../projections/export.js';
+import { eventTriggerEnvError, type EventTriggerConf } from '../../events/decide/event-triggers.js';
+
+const cat = blogCatalog();
+const trackAuthor: Query = { type: 'track_table', args: 'author' };
+const trackArticle: Query = { type: 'track_table', args: 'article' };
+const trigger = (args: Record<string, unknown> = {}): Query => ({
+  type: 'create_event_trigger',
+  args: { name: 't1', table: 'author', webhook: 'http://hook', insert: { columns: '*' }, ...args },
+});
+
+// create_event_trigger --------------------------------------------------------------------------------------------
+
+test('create_event_trigger stores the export shape (defaults filled, absent specs left out)', (t) => {
+  const [e] = given(cat, trackAuthor).when(trigger({ update: { columns: ['name'], payload: ['id'] } })).then(t, [{ type: 'event_trigger_created' }]);
+  const m = fold(fold(emptyMetadata(), run(cat, [trackAuthor])), [e]);
+  t.deepEqual((exportMetadata(m).tables as Array<Record<string, unknown>>)[0].event_triggers, [
+    {
+      name: 't1',
+      definition: { insert: { columns: '*' }, update: { columns: ['name'], payload: ['id'] }, enable_manual: false },
+      retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 },
+      webhook: 'http://hook',
+    },
+  ]);
+});
+
+test('create_event_trigger: parse errors of the original', (t) => {
+  const g = given(cat, trackAuthor);
+  g.when(trigger({ name: '' })).throws(t, { code: 'parse-failed', message: 'empty string not allowed', path: '$.name' });
+  g.when(trigger({ name: '1abc' })).throws(t, { code: 'parse-failed', message: 'only alphanumeric and underscore and hyphens allowed for name' });
+  g.when(trigger({ name: 'a'.repeat(43) })).throws(t, { code: 'parse-failed', message: 'event trigger name can be at most 42 characters' });
+  g.when(trigger({ insert: undefined })).throws(t, { code: 'parse-failed', message: 'atleast one amongst insert/update/delete/enable_manual spec must be provided' });
+  g.when(trigger({ webhook: undefined })).throws(t, { code: 'parse-failed', message: 'must provide webhook or webhook_from_env' });
+  g.when(trigger({ webhook_from_env: 'X' })).throws(t, { code: 'parse-failed', message: 'only one of webhook or webhook_from_env should be given' });
+  g.when(trigger({ insert: { columns: [] } })).throws(t, { code: 'parse-failed', message: 'found empty column specification' });
+  g.when(trigger({ insert: { columns: '*', payload: [] } })).throws(t, { code: 'parse-failed', message: 'found empty payload specification' });
+  g.when(trigger({ headers: [{ name: 'h' }] })).throws(t, { code: 'parse-failed' });
+  g.when(trigger({ headers: [{ name: 'h', value_from_env: 'ENGINE_GRAPHQL_ADMIN_SECRET' }] })).throws(t, { code: 'parse-failed', message: /not allowed/ });
+  // enable_manual alone is enough; a name of exactly 42 characters is fine
+  g.when(trigger({ insert: undefined, enable_manual: true, name: 'a'.repeat(42) })).then(t, [{ type: 'event_trigger_created' }]);
+});
+
+test('create_event_trigger: untracked table, unknown column, replace rules, duplicate name', (t) => {
+  given(cat).when(trigger()).throws(t, { code: 'not-exists', message: 'table "author" does not exist', path: '$.args' });
+  given(cat, trackAuthor).when(trigger({ update: { columns: ['nope'] } })).throws(t, { code: 'not-exists', message: 'column "nope" does not exist' });
+  given(cat, trackAuthor).when(trigger({ replace: true })).throws(t, { code: 'not-exists', message: 'event trigger "t1" does not exist' });
+  given(cat, trackAuthor, trackArticle, trigger())
+    .when(trigger({ table: 'article', replace: true }))
+    .throws(t, { code: 'not-supported', message: 'cannot replace table or schema for trigger' });
+  given(cat, trackAuthor, trigger()).when(trigger()).throws(t, { code: 'unexpected', message: 'database query error' });
+  const events = given(cat, trackAuthor, trigger()).when(trigger({ replace: true, webhook: 'http://other' })).then(t, [{ type: 'event_trigger_created' }]);
+  const m = fold(emptyMetadata(), [...run(cat, [trackAuthor, trigger()]), ...events]);
+  const ets = m.tables['public.author'].event_triggers as EventTriggerConf[];
+  t.is(ets.length, 1);
+  t.is(ets[0].webhook, 'http://other');
+});
+
+test('delete_event_trigger: removes it; an unknown name is a no-op success', (t) => {
+  given(cat, trackAuthor, trigger()).when({ type: 'delete_event_trigger', args: { name: 't1' } }).then(t, [{ type: 'event_trigger_deleted', data: { name: 't1' } }]);
+  given(cat, trackAuthor).when({ type: 'delete_event_trigger', args: { name: 'nope' } }).then(t, []);
+  given(cat).when({ type: 'delete_event_trigger', args: { name: '' } }).throws(t, { code: 'parse-failed', path: '$.name' });
+  const m = fold(emptyMetadata(), run(cat, [trackAuthor, trigger(), { type: 'delete_event_trigger', args: { name: 't1' } }]));
+  t.deepEqual(m.tables['public.author'].event_triggers, []);
+});
+
+test('redeliver_event and invoke_event_trigger answer with the original errors', (t) => {
+  given(cat).when({ type: 'redeliver_event', args: { event_id: '5f6e3c4e-0000-0000-0000-000000000000' } }).throws(t, { code: 'not-exists', message: 'event not found' });
+  given(cat).when({ type: 'redeliver_event', args: {} }).throws(t, { code: 'parse-failed', message: 'key "event_id" not found' });
+  given(cat).when({ type: 'invoke_event_trigger', args: { name: 'x', payload: {} } }).throws(t, { code: 'not-exists', message: 'event trigger "x" does not exist' });
+  given(cat, trackAuthor, trigger())
+    .when({ type: 'invoke_event_trigger', args: { name: 't1', payload: {} } })
+    .throws(t, { code: 'not-supported', message: 'manual mode is not enabled for event trigger' });
+  given(cat).when({ type: 'invoke_event_trigger', args: { name: 't1' } }).throws(t, { code: 'parse-failed', message: 'key "payload" not found' });
+});
+
+test('untracking the table drops its triggers; clear_metadata too', (t) => {
+  const m = fold(emptyMetadata(), run(cat, [trackAuthor, trigger(), { type: 'untrack_table', args: { table: 'author' } }, trackAuthor]));
+  t.deepEqual(m.tables['public.author'].event_triggers, []);
+});
+
+test('eventTriggerEnvError: webhook_from_env and header env variables must be set', (t) => {
+  const conf: EventTriggerConf = {
+    name: 't1', definition: { enable_manual: true }, retry_conf: { num_retries: 0, interval_sec: 10, timeout_sec: 60 },
+    webhook_from_env: 'HOOK', headers: [{ name: 'h', value_from_env: 'HDR' }],
+  };
+  const table = { schema: 'public', name: 'author' };
+  t.is(eventTriggerEnvError(table, conf, { HOOK: 'x', HDR: 'y' }), null);
+  const e = eventTriggerEnvError(table, conf, { HOOK: 'x' });
+  t.is(e?.code, 'constraint-violation');
+  t.is(e?.message, `in table "author": in event trigger "t1": environment variable 'HDR' not set`);
+  t.is(e?.path, '$.args');
+});
+
+// remote schemas ----------------------------------------------------------------------------------------------------
+
+const remote = (def: Record<string, unknown> = { url: 'http://remote/graphql' }, extra: Record<string, unknown> = {}): Query => ({
+  type: 'add_remote_schema',
+  args: { name: 'rs', definition: def, ...extra },
+});
+
+test('add_remote_schema stores the export shape; name taken; url xor url_from_env', (t) => {
+  const [e] = given(cat).when(remote({ url: 'http://remote/graphql', headers: [], forward_client_headers: false }, { comment: 'c' })).then(t, [{ type: 'remote_schema_added' }]);
+  t.deepEqual(exportMetadata(fold(emptyMetadata(), [e])).remote_schemas, [{ name: 'rs', definition: { url: 'http://remote/graphql' }, comment: 'c' }]);
+  const [e2] = run(cat, [remote({ url_from_env: 'U', timeout_seconds: 5, headers: [{ name: 'a', value: 'b' }], forward_client_headers: true })]);
+  t.deepEqual(JSON.stringify((e2.data as { remote_schema: unknown }).remote_schema), JSON.stringify({
+    name: 'rs', definition: { url_from_env: 'U', timeout_seconds: 5, headers: [{ name: 'a', value: 'b' }], forward_client_headers: true },
+  }));
+  given(cat, remote()).when(remote()).throws(t, { code: 'already-exists', message: 'remote schema with name "rs" already exists' });
+  given(cat).when(remote({})).throws(t, { code: 'invalid-params', message: "both `url` and `url_from_env` can't be empty" });
+  given(cat).when(remote({ url: 'http://a', url_from_env: 'U' })).throws(t, { code: 'invalid-params', message: "both `url` and `url_from_env` can't be present" });
+  given(cat).when(remote(undefined, { name: '' })).throws(t, { code: 'parse-failed', message: 'empty string not allowed', path: '$.name' });
+});
+
+test('remove_remote_schema and reload_remote_schema', (t) => {
+  given(cat, remote()).when({ type: 'remove_remote_schema', args: { name: 'rs' } }).then(t, [{ type: 'remote_schema_removed', data: { name: 'rs' } }]);
+  given(cat).when({ type: 'remove_remote_schema', args: { name: 'rs' } }).throws(t, { code: 'not-exists', message: 'no such remote schema' });
+  given(cat, remote()).when({ type: 'reload_remote_schema', args: { name: 'rs' } }).then(t, []);
+  given(cat).when({ type: 'reload_remote_schema', args: { name: 'rs' } }).throws(t, { code: 'not-exists', message: 'remote schema with name "rs" does not exist' });
+  t.deepEqual(fold(emptyMetadata(), run(cat, [remote(), { type: 'remove_remote_schema', args: { name: 'rs' } }])).remote_schemas, []);
+});
