@@ -1,6 +1,7 @@
 // The metadata model (what the log folds into) and the Event union: facts about metadata, never requests.
 // Plain JSON data only, so events, snapshots and exports serialise without loss.
 import type { QualifiedName } from '../src/core/names.js';
+import type { ActionDefinition, ActionMeta, CustomTypes } from './actions.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Metadata model
@@ -197,7 +198,13 @@ export type Event =
   | E<'collection_query_added', { collection: string; query: CollectionQuery }>
   | E<'collection_query_dropped', { collection: string; query_name: string }>
   | E<'allowlist_collection_added', { collection: string }>
-  | E<'allowlist_collection_dropped', { collection: string }>;
+  | E<'allowlist_collection_dropped', { collection: string }>
+  | E<'custom_types_set', { custom_types: CustomTypes }>
+  | E<'action_created', { action: ActionMeta }>
+  | E<'action_updated', { name: string; definition: ActionDefinition }>
+  | E<'action_dropped', { name: string; clear_data: boolean }>
+  | E<'action_permission_created', { action: string; role: string; comment: string | null }>
+  | E<'action_permission_dropped', { action: string; role: string }>;
 
 export type EventType = Event['type'];
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;

@@ -16,6 +16,7 @@ import {
   type QueryCollection,
 } from '../events/types.js';
 import { renameBoolExpField } from '../events/boolexp.js';
+import type { ActionMeta } from '../events/actions.js';
 
 export function evolve(metadata: Metadata, event: Event | NewEvent): Metadata {
   return evolveAll(metadata, [event]);
@@ -173,6 +174,26 @@ function apply(draft: Draft<Metadata>, event: Event): void {
       if (!c) return;
       if (event.type === 'collection_query_added') c.definition.queries.push(clone(event.data.query));
       else c.definition.queries = c.definition.queries.filter((x) => x.name !== event.data.query_name);
+      return;
+    }
+    case 'custom_types_set':
+      draft.custom_types = clone(event.data.custom_types) as Record<string, unknown>;
+      return;
+    case 'action_created':
+      draft.actions.push(clone(event.data.action));
+      return;
+    case 'action_updated':
+    case 'action_dropped':
+    case 'action_permission_created':
+    case 'action_permission_dropped': {
+      const list = draft.actions as Draft<ActionMeta>[];
+      const name = event.type === 'action_updated' || event.type === 'action_dropped' ? event.data.name : event.data.action;
+      const i = list.findIndex((a) => a.name === name);
+      if (i < 0) return;
+      if (event.type === 'action_updated') list[i].definition = clone(event.data.definition) as Draft<ActionMeta['definition']>;
+      else if (event.type === 'action_dropped') list.splice(i, 1);
+      else if (event.type === 'action_permission_created') list[i].permissions.push({ role: event.data.role, comment: event.data.comment });
+      else list[i].permissions = list[i].permissions.filter((p) => p.role !== event.data.role);
       return;
     }
     case 'allowlist_collection_added':

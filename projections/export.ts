@@ -13,6 +13,8 @@ import {
   tableConfiguration,
   tableName,
 } from '../events/commands.js';
+import { actionDefinition, customTypes, type ActionMeta } from '../events/actions.js';
+import { normaliseCustomTypes } from '../events/decide/index.js';
 import {
   emptyMetadata,
   emptyTableMeta,
@@ -117,6 +119,22 @@ export function exportTable(t: TableMeta): Record<string, unknown> {
   return out;
 }
 
+/** An action as exported: definition keys in the original's order, defaults left out. */
+export function exportAction(a: ActionMeta): Record<string, unknown> {
+  const d = a.definition;
+  const def: Record<string, unknown> = { handler: d.handler, output_type: d.output_type };
+  if (d.forward_client_headers) def.forward_client_headers = true;
+  if (d.headers.length) def.headers = d.headers;
+  if (d.arguments.length) def.arguments = d.arguments;
+  def.type = d.type;
+  if (d.type === 'mutation') def.kind = d.kind ?? 'synchronous';
+  if (d.timeout !== 30) def.timeout = d.timeout;
+  const out: Record<string, unknown> = { name: a.name, definition: def };
+  if (a.comment != null) out.comment = a.comment;
+  if (a.permissions.length) out.permissions = a.permissions.map((p) => (p.comment != null ? { role: p.role, comment: p.comment } : { role: p.role }));
+  return out;
+}
+
 /** export_metadata's body. */
 export function exportMetadata(m: Metadata): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -137,7 +155,7 @@ export function exportMetadata(m: Metadata): Record<string, unknown> {
   }
   if (m.query_collections.length) out.query_collections = m.query_collections;
   if (m.allowlist.length) out.allowlist = m.allowlist;
-  if (m.actions.length) out.actions = m.actions;
+  if (m.actions.length) out.actions = (m.actions as ActionMeta[]).map(exportAction);
   if (nonEmpty(m.custom_types)) out.custom_types = m.custom_types;
   if (m.cron_triggers.length) out.cron_triggers = m.cron_triggers;
   return out;
@@ -200,8 +218,15 @@ const docSchema = z.object({
       .passthrough(),
   ),
   allowlist: list(z.object({ collection: z.string() }).passthrough()),
-  actions: list(z.unknown()),
-  custom_types: z.record(z.unknown()).nullable().optional(),
+  actions: list(
+    z.object({
+      name: z.string(),
+      definition: actionDefinition,
+      comment: z.string().nullable().optional(),
+      permissions: z.array(z.object({ role: z.string(), comment: z.string().nullable().optional() })).nullable().optional(),
+    }),
+  ),
+  custom_types: customTypes.nullable().optional(),
   cron_triggers: list(z.unknown()),
 });
 
@@ -264,8 +289,13 @@ export function parseMetadataDocument(raw: unknown): Metadata {
   m.remote_schemas = doc.remote_schemas;
   m.query_collections = doc.query_collections;
   m.allowlist = doc.allowlist;
-  m.actions = doc.actions;
-  m.custom_types = doc.custom_types ?? {};
+  m.actions = doc.actions.map((a): ActionMeta => ({
+    name: a.name,
+    definition: a.definition,
+    comment: a.comment ?? null,
+    permissions: (a.permissions ?? []).map((p) => ({ role: p.role, comment: p.comment ?? null })),
+  }));
+  m.custom_types = normaliseCustomTypes(doc.custom_types ?? {}) as Record<string, unknown>;
   m.cron_triggers = doc.cron_triggers;
   return m;
 }

@@ -12,6 +12,8 @@ import { decideFunction, type FunctionCommand } from './functions.js';
 import { decideComputedField, type ComputedFieldCommand } from './computed-fields.js';
 import { decidePermission, type PermissionCommand } from './permissions.js';
 import { decideCollection, type CollectionCommand } from './collections.js';
+import { decideAction, type ActionCommand } from './actions.js';
+import { actionArgs as AA, type CustomTypes } from '../actions.js';
 
 export type { DecideContext } from './common.js';
 
@@ -28,6 +30,7 @@ export type Command =
   | ComputedFieldCommand
   | PermissionCommand
   | CollectionCommand
+  | ActionCommand
   | MetadataCommand;
 
 const PERM_OPS: Record<string, [PermKind, 'create_permission' | 'drop_permission']> = {};
@@ -133,6 +136,28 @@ export function parseCommand(type: string, version: 1 | 2, raw: unknown): Comman
     case 'add_collection_to_allowlist':
     case 'drop_collection_from_allowlist':
       return { op: type, collection: decode(C.allowlist, raw).collection };
+    case 'set_custom_types':
+      return { op: 'set_custom_types', custom_types: normaliseCustomTypes(decode(AA.set_custom_types, raw)) };
+    case 'create_action': {
+      const a = decode(AA.create_action, raw);
+      return { op: 'create_action', action: { name: a.name, definition: a.definition, comment: a.comment ?? null, permissions: [] } };
+    }
+    case 'update_action': {
+      const a = decode(AA.update_action, raw);
+      return { op: 'update_action', name: a.name, definition: a.definition };
+    }
+    case 'drop_action': {
+      const a = decode(AA.drop_action, raw);
+      return { op: 'drop_action', name: a.name, clear_data: a.clear_data ?? true };
+    }
+    case 'create_action_permission': {
+      const a = decode(AA.create_action_permission, raw);
+      return { op: 'create_action_permission', action: a.action, role: a.role, comment: a.comment ?? null };
+    }
+    case 'drop_action_permission': {
+      const a = decode(AA.drop_action_permission, raw);
+      return { op: 'drop_action_permission', action: a.action, role: a.role };
+    }
     case 'clear_metadata':
       return { op: 'clear_metadata' };
     case 'reload_metadata':
@@ -151,6 +176,18 @@ export function parseCommand(type: string, version: 1 | 2, raw: unknown): Comman
       return { op, kind, table: a.table, role: a.role };
     }
   }
+}
+
+/** Custom types as stored and exported: empty kinds and null descriptions left out. */
+export function normaliseCustomTypes(ct: CustomTypes): CustomTypes {
+  const strip = <T extends object>(x: T): T =>
+    JSON.parse(JSON.stringify(x, (_k, v) => (v === null ? undefined : v))) as T;
+  const out: Record<string, unknown> = {};
+  for (const k of ['input_objects', 'objects', 'scalars', 'enums'] as const) {
+    const list = ct[k];
+    if (list && list.length) out[k] = strip(list);
+  }
+  return out as CustomTypes;
 }
 
 export function decide(cmd: Command, ctx: DecideContext): Event[] {
@@ -191,6 +228,13 @@ export function decide(cmd: Command, ctx: DecideContext): Event[] {
     case 'add_collection_to_allowlist':
     case 'drop_collection_from_allowlist':
       return decideCollection(cmd, ctx.metadata);
+    case 'set_custom_types':
+    case 'create_action':
+    case 'update_action':
+    case 'drop_action':
+    case 'create_action_permission':
+    case 'drop_action_permission':
+      return decideAction(cmd, ctx);
     case 'clear_metadata':
       return [ev('metadata_cleared', {})];
     case 'reload_metadata':

@@ -3,7 +3,9 @@
 import { compareNames, displayName, qualifiedKey, sameName, type QualifiedName } from '../core/names.js';
 import type { PgCatalog, PgColumn, PgFunction, PgTable } from '../catalog/types.js';
 import type { Metadata, TableMeta, RelationshipMeta, ComputedFieldMeta, PermKind } from '../../projections/metadata.js';
-import { exportComputedFieldDefinition, exportRelationshipUsing } from '../../projections/export.js';
+import { exportAction, exportComputedFieldDefinition, exportRelationshipUsing } from '../../projections/export.js';
+import { baseTypeName, type ActionMeta, type CustomTypes } from '../../events/actions.js';
+import { BUILTIN_SCALARS, PG_SCALARS } from '../../events/decide/actions.js';
 import { PERM_KINDS, own, permKey } from '../../events/types.js';
 import type {
   BoolExpJson,
@@ -160,7 +162,27 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
     }
   }
 
+  for (const a of metadata.actions as ActionMeta[]) {
+    const reason = actionProblem(a, metadata.custom_types as CustomTypes);
+    if (reason) record(JSON.stringify(['action', a.name]), 'action', exportAction(a), `in action ${q(a.name)}; ${reason}`);
+  }
+
   return { tables, functions, roles: [...roles].sort(), inconsistent };
+}
+
+/** What is wrong with an action's types, if anything (arguments first, then the output type). */
+function actionProblem(a: ActionMeta, ct: CustomTypes): string | null {
+  const names = (xs: Array<{ name: string }> | null | undefined) => new Set((xs ?? []).map((x) => x.name));
+  const objects = names(ct.objects);
+  const inputLike = new Set([...names(ct.scalars), ...names(ct.enums), ...names(ct.input_objects), ...BUILTIN_SCALARS, ...PG_SCALARS]);
+  for (const arg of a.definition.arguments) {
+    const base = baseTypeName(arg.type);
+    if (objects.has(base)) return `the argument's base type: ${base} should be a scalar/enum/input_object`;
+    if (!inputLike.has(base)) return `the type: ${base} is not defined in custom types`;
+  }
+  const out = baseTypeName(a.definition.output_type);
+  if (!objects.has(out)) return `the type: ${out} is not an object type defined in custom types`;
+  return null;
 }
 
 /** Inconsistent objects as clients see them (without the internal id). */

@@ -162,7 +162,11 @@ class Run {
       }
       case 'drop_inconsistent_metadata': {
         await this.freshCatalog();
-        const drops = dropEvents(this.cache.inconsistent.flatMap((o) => (o.id ? [idToObj(o.id)] : [])).filter((o): o is ObjId => o !== null));
+        const ids = this.cache.inconsistent.flatMap((o) => (o.id ? [o.id] : []));
+        const drops: Event[] = [
+          ...dropEvents(ids.map(idToObj).filter((o): o is ObjId => o !== null)),
+          ...ids.map((id) => JSON.parse(id) as string[]).filter((a) => a[0] === 'action').map((a) => ev('action_dropped', { name: a[1], clear_data: false })),
+        ];
         await this.apply(drops, { mode: 'strict' });
         return SUCCESS;
       }
@@ -249,6 +253,15 @@ class Run {
       case 'track_function':
         check = { mode: 'object', id: JSON.stringify(['function', cmd.function.schema, cmd.function.name]) };
         break;
+      case 'set_custom_types':
+        check = { mode: 'object', id: JSON.stringify(['custom_types']) };
+        break;
+      case 'create_action':
+      case 'update_action': {
+        const name = cmd.op === 'create_action' ? cmd.action.name : cmd.name;
+        check = { mode: 'object', id: JSON.stringify(['action', name]) };
+        break;
+      }
       case 'create_permission':
         check = { mode: 'object', id: JSON.stringify(['permission', cmd.table.schema, cmd.table.name, cmd.role, cmd.kind]) };
         break;

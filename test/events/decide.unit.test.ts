@@ -360,3 +360,72 @@ test('allow-list: add, drop, and dropping a listed collection', (t) => {
   given(cat, createColl).when({ type: 'drop_collection_from_allowlist', args: { collection: 'c1' } }).then(t, []);
   given(cat, createColl, allow).when({ type: 'drop_collection_from_allowlist', args: { collection: 'c1' } }).then(t, [{ type: 'allowlist_collection_dropped' }]);
 });
+
+// custom types and actions -----------------------------------------------------------------------------------------
+
+const setTypes: Query = {
+  type: 'set_custom_types',
+  args: { objects: [{ name: 'User', fields: [{ name: 'user_id', type: 'ID!' }, { name: 'name', type: 'String!', description: null }] }], scalars: [] },
+};
+const createAction: Query = {
+  type: 'create_action',
+  args: { name: 'create_user', definition: { kind: 'synchronous', arguments: [{ name: 'name', type: 'String!' }], output_type: 'User!', handler: 'http://h/create-user' } },
+};
+
+test('set_custom_types stores the normalised types; invalid ones are a constraint-violation', (t) => {
+  given(cat).when(setTypes).then(t, [
+    { type: 'custom_types_set', data: { custom_types: { objects: [{ name: 'User', fields: [{ name: 'user_id', type: 'ID!' }, { name: 'name', type: 'String!' }] }] } } },
+  ]);
+  given(cat)
+    .when({ type: 'set_custom_types', args: { objects: [{ name: 'A', fields: [{ name: 'b', type: 'Nope' }] }], enums: [{ name: 'A', values: [{ value: 'X' }, { value: 'X' }] }] } })
+    .throws(t, {
+      code: 'constraint-violation',
+      message: 'validation for the given custom types failed for the following reasons:\n' +
+        '  • the following types are defined more than once: "A"\n' +
+        '  • the type "Nope" for field "b" in object type "A" does not exist\n' +
+        '  • the following values in enum type "A" are duplicated: "X"\n',
+    });
+  given(cat).when({ type: 'set_custom_types', args: { objects: [{ name: 'A', fields: [] }] } }).throws(t, { code: 'parse-failed' });
+});
+
+test('actions: create, update, drop; permissions', (t) => {
+  given(cat, setTypes).when(createAction).then(t, [
+    {
+      type: 'action_created',
+      data: {
+        action: {
+          name: 'create_user',
+          definition: { arguments: [{ name: 'name', type: 'String!' }], output_type: 'User!', kind: 'synchronous', headers: [], forward_client_headers: false, handler: 'http://h/create-user', type: 'mutation', timeout: 30 },
+          comment: null,
+          permissions: [],
+        },
+      },
+    },
+  ]);
+  given(cat, setTypes, createAction).when(createAction).throws(t, { code: 'already-exists', message: 'action with name "create_user" already exists' });
+  given(cat).when({ type: 'update_action', args: { name: 'x', definition: { output_type: 'User', handler: 'h' } } })
+    .throws(t, { code: 'not-exists', message: 'action with name "x" not exists' });
+  given(cat).when({ type: 'drop_action', args: { name: 'x' } }).throws(t, { code: 'not-exists', message: 'action with name "x" does not exist' });
+  given(cat, setTypes, createAction).when({ type: 'drop_action', args: { name: 'create_user' } }).then(t, [{ type: 'action_dropped', data: { name: 'create_user', clear_data: true } }]);
+  const perm: Query = { type: 'create_action_permission', args: { action: 'create_user', role: 'user' } };
+  given(cat, setTypes, createAction).when(perm).then(t, [{ type: 'action_permission_created', data: { action: 'create_user', role: 'user', comment: null } }]);
+  given(cat, setTypes, createAction, perm).when(perm).throws(t, { code: 'already-exists', message: 'permission for role "user" is already defined on "create_user"' });
+  given(cat, setTypes, createAction)
+    .when({ type: 'drop_action_permission', args: { action: 'create_user', role: 'user' } })
+    .throws(t, { code: 'not-exists', message: 'permission for role: "user" is not defined on "create_user"' });
+  given(cat, setTypes, createAction)
+    .when({ type: 'drop_action_permission', args: { name: 'create_user', role: 'user' } })
+    .throws(t, { code: 'parse-failed', message: 'key "action" not found' });
+});
+
+test('action definitions: header env names, type', (t) => {
+  given(cat, setTypes)
+    .when({ type: 'create_action', args: { name: 'a', definition: { output_type: 'User', handler: 'h', headers: [{ name: 'x', value_from_env: 'ENGINE_GRAPHQL_CLIENT_NAME' }] } } })
+    .throws(t, {
+      code: 'parse-failed', path: '$.definition.headers[0]',
+      message: 'env variables starting with "ENGINE_GRAPHQL_" are not allowed in value_from_env: ENGINE_GRAPHQL_CLIENT_NAME',
+    });
+  given(cat, setTypes)
+    .when({ type: 'create_action', args: { name: 'a', definition: { output_type: 'User', handler: 'h', type: 'subscription' } } })
+    .throws(t, { code: 'parse-failed', message: 'expected mutation or query, but found subscription' });
+});

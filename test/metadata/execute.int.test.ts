@@ -319,3 +319,37 @@ test('run_sql: a column type change under rules comparing it with literals is re
   await h.ok({ type: 'run_sql', args: { sql: 'alter table article alter column author_id type bigint' } });
   t.deepEqual(h.state.cache.inconsistent, []);
 });
+
+test('custom types and actions: types checked at build, exported in the original format', async (t) => {
+  const h = await fresh('');
+  await h.ok({ type: 'set_custom_types', args: { objects: [{ name: 'User', fields: [{ name: 'user_id', type: 'ID!' }] }], input_objects: [{ name: 'In', fields: [{ name: 'a', type: 'uuid' }] }] } });
+  const bad = await h.query({ type: 'create_action', args: { name: 'a1', definition: { arguments: [{ name: 'x', type: 'Missing' }], output_type: 'User', handler: 'http://h' } } });
+  t.like(bad.body as object, { code: 'constraint-violation', error: 'in action "a1"; the type: Missing is not defined in custom types' });
+  const bad2 = await h.query({ type: 'create_action', args: { name: 'a1', definition: { output_type: 'In', handler: 'http://h' } } });
+  t.like(bad2.body as object, { error: 'in action "a1"; the type: In is not an object type defined in custom types' });
+  await h.ok({
+    type: 'create_action',
+    args: { name: 'a1', comment: 'c', definition: { arguments: [{ name: 'x', type: 'In!' }], output_type: 'User!', handler: 'http://h', timeout: 5, forward_client_headers: true } },
+  });
+  await h.ok({ type: 'create_action', args: { name: 'q1', definition: { output_type: '[User]', handler: 'http://h', type: 'query', kind: 'asynchronous' } } });
+  await h.ok({ type: 'create_action_permission', args: { action: 'a1', role: 'user' } });
+  const exported = (await h.ok({ type: 'export_metadata', args: {} })) as Record<string, unknown>;
+  t.deepEqual(exported.actions, [
+    {
+      name: 'a1',
+      definition: { handler: 'http://h', output_type: 'User!', forward_client_headers: true, arguments: [{ name: 'x', type: 'In!' }], type: 'mutation', kind: 'synchronous', timeout: 5 },
+      comment: 'c',
+      permissions: [{ role: 'user' }],
+    },
+    { name: 'q1', definition: { handler: 'http://h', output_type: '[User]', type: 'query' } },
+  ]);
+  t.deepEqual(exported.custom_types, { input_objects: [{ name: 'In', fields: [{ name: 'a', type: 'uuid' }] }], objects: [{ name: 'User', fields: [{ name: 'user_id', type: 'ID!' }] }] });
+  // Removing a type an action uses makes the action inconsistent: refused.
+  const removing = await h.query({ type: 'set_custom_types', args: { objects: [{ name: 'User', fields: [{ name: 'user_id', type: 'ID!' }] }] } });
+  t.like(removing.body as object, { code: 'unexpected', error: 'cannot continue due to new inconsistent metadata' });
+  // Round trip through replace_metadata.
+  await h.ok({ type: 'replace_metadata', args: exported });
+  t.deepEqual(await h.ok({ type: 'export_metadata', args: {} }), exported);
+  await h.ok({ type: 'drop_action', args: { name: 'a1' } });
+  t.deepEqual(((await h.ok({ type: 'export_metadata', args: {} })) as { actions: unknown[] }).actions.length, 1);
+});

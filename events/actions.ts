@@ -1,0 +1,111 @@
+// Actions and custom types as metadata: the argument schemas (with the original's defaults and messages) and
+// the stored shapes. Validation against each other and Postgres happens in decide (custom types) and in the
+// schema-cache build (actions).
+import { z } from 'zod';
+import { nonEmptyText, tableName } from './commands.js';
+
+const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
+const graphqlName = z.string().refine((s) => GRAPHQL_NAME.test(s), { message: 'not a valid GraphQL name' });
+const description = z.string().nullable().optional();
+
+/** A GraphQL type expression: Name, [T], T! (the base name is what the checks look at). */
+export const graphqlType = z.string().refine((s) => /^\s*(\[\s*)*[_A-Za-z][_0-9A-Za-z]*\s*!?(\s*\]\s*!?)*\s*$/.test(s), {
+  message: 'not a valid GraphQL type',
+});
+export const baseTypeName = (t: string): string => t.replace(/[[\]!\s]/g, '');
+export const isListType = (t: string): boolean => t.includes('[');
+
+const header = z
+  .object({ name: z.string(), value: z.string().optional(), value_from_env: z.string().optional() })
+  .superRefine((h, ctx) => {
+    if ((h.value === undefined) === (h.value_from_env === undefined)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expecting exactly one of "value" and "value_from_env"' });
+    } else if (h.value_from_env?.startsWith('ENGINE_GRAPHQL_')) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `env variables starting with "ENGINE_GRAPHQL_" are not allowed in value_from_env: ${h.value_from_env}`,
+      });
+    }
+  });
+
+export const actionDefinition = z
+  .object({
+    arguments: z.array(z.object({ name: graphqlName, type: graphqlType, description })).nullable().optional(),
+    output_type: graphqlType,
+    kind: z.enum(['synchronous', 'asynchronous']).optional(),
+    headers: z.array(header).nullable().optional(),
+    forward_client_headers: z.boolean().optional(),
+    handler: z.string(),
+    type: z.string().optional(),
+    timeout: z.number().int().nonnegative().optional(),
+  })
+  .superRefine((d, ctx) => {
+    if (d.type !== undefined && d.type !== 'mutation' && d.type !== 'query') {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['type'], message: `expected mutation or query, but found ${d.type}` });
+    }
+  })
+  .transform((d) => {
+    const type = (d.type ?? 'mutation') as 'mutation' | 'query';
+    return {
+      arguments: (d.arguments ?? []).map((a) => ({ name: a.name, type: a.type, ...(a.description != null ? { description: a.description } : {}) })),
+      output_type: d.output_type,
+      // A query action has no kind (a given one is ignored).
+      ...(type === 'mutation' ? { kind: d.kind ?? 'synchronous' } : {}),
+      headers: (d.headers ?? []).map((h) => (h.value !== undefined ? { name: h.name, value: h.value } : { name: h.name, value_from_env: h.value_from_env! })),
+      forward_client_headers: d.forward_client_headers ?? false,
+      handler: d.handler,
+      type,
+      timeout: d.timeout ?? 30,
+    };
+  });
+
+export type ActionDefinition = z.output<typeof actionDefinition>;
+
+export interface ActionMeta {
+  name: string;
+  definition: ActionDefinition;
+  comment: string | null;
+  permissions: Array<{ role: string; comment: string | null }>;
+}
+
+const field = z.object({ name: graphqlName, type: graphqlType, description, arguments: z.unknown().optional() });
+
+export const customTypes = z.object({
+  input_objects: z.array(z.object({ name: graphqlName, description, fields: z.array(field).nonempty() })).nullable().optional(),
+  objects: z
+    .array(
+      z.object({
+        name: graphqlName,
+        description,
+        fields: z.array(field).nonempty(),
+        relationships: z
+          .array(z.object({ name: graphqlName, type: z.enum(['object', 'array']), remote_table: tableName, field_mapping: z.record(z.string()) }))
+          .nullable()
+          .optional(),
+      }),
+    )
+    .nullable()
+    .optional(),
+  scalars: z.array(z.object({ name: graphqlName, description })).nullable().optional(),
+  enums: z
+    .array(
+      z.object({
+        name: graphqlName,
+        description,
+        values: z.array(z.object({ value: graphqlName, description, is_deprecated: z.boolean().nullable().optional() })).nonempty(),
+      }),
+    )
+    .nullable()
+    .optional(),
+});
+
+export type CustomTypes = z.output<typeof customTypes>;
+
+export const actionArgs = {
+  set_custom_types: customTypes,
+  create_action: z.object({ name: graphqlName, definition: actionDefinition, comment: z.string().nullable().optional() }),
+  update_action: z.object({ name: graphqlName, definition: actionDefinition }),
+  drop_action: z.object({ name: graphqlName, clear_data: z.boolean().nullable().optional() }),
+  create_action_permission: z.object({ action: graphqlName, role: nonEmptyText, comment: z.string().nullable().optional(), definition: z.unknown().optional() }),
+  drop_action_permission: z.object({ action: graphqlName, role: nonEmptyText }),
+};
