@@ -76,7 +76,9 @@ function buildPlan(p: PreparedOperation): Plan {
 
 async function planFor(ctx: ExecuteContext, req: GraphQLRequest): Promise<Plan> {
   const cache = cacheFor<Plan>(ctx.state, ctx.planCacheSize);
-  const key = planKey(ctx.session.role, req.operationName, req.query) + (ctx.planScope ? `\u0000${ctx.planScope}` : '');
+  // Backend-only privileges change which insert fields a role has (src/graphql/request/mutation-root.ts).
+  const key = planKey(ctx.session.role, req.operationName, req.query) + (ctx.planScope ? `\u0000${ctx.planScope}` : '')
+    + (ctx.session.backendOnly ? '\u0000backend-only' : '');
   const hit = cache.get(key);
   if (hit) return hit;
   const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });

@@ -143,6 +143,10 @@ test.serial('roles without mutation permissions; backend_only inserts', async (t
   t.deepEqual(ok, { data: { insert_author: { affected_rows: 1, returning: [{ name: 'B1' }] } } });
   const hidden = await as('user', { 'x-engine-user-id': '1', 'x-engine-use-backend-only-permissions': 'true' })('mutation { insert_article(objects: [{title: "b"}]) { affected_rows } }');
   t.is(hidden.errors[0].message, 'field "insert_article" not found in type: \'mutation_root\'');
+  // The same text, cached for a request without the privilege, is not reused for one with it.
+  const q = 'mutation { insert_article(objects: [{title: "cached"}]) { affected_rows } }';
+  t.deepEqual(await user1(q), { data: { insert_article: { affected_rows: 1 } } });
+  t.is((await as('user', { 'x-engine-user-id': '1', 'x-engine-use-backend-only-permissions': 'true' })(q)).errors[0].extensions.code, 'validation-failed');
 });
 
 test.serial('custom root field names and column names', async (t) => {

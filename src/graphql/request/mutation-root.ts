@@ -28,13 +28,12 @@ export function hasVisibleMutations(ctx: RoleContext, backendOnly: boolean): boo
   return false;
 }
 
-/** A mutation_root field → IR. Plans of insert fields depend on the request's privileges, so they are not cached. */
+/** A mutation_root field → IR (the executor keeps plans of backend-only requests apart: the fields differ). */
 export function mutationRootField(t: Translator, f: CollectedField, backendOnly: boolean): RootFieldIR {
   const meta = mutationFieldMetas(t.rs.ctx).get(f.name);
   if (!meta || (t.rs.ctx.role !== 'admin' && !visible(meta, backendOnly))) {
     throw ve(`field "${f.name}" not found in type: 'mutation_root'`, f.path);
   }
-  if (t.rs.ctx.role !== 'admin' && (meta.kind === 'insert' || meta.kind === 'insert_one')) t.cc.lc.markShaped();
   return mutationRootFieldIR(t, meta, f);
 }
 
