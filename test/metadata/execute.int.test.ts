@@ -236,11 +236,12 @@ test('replace_metadata (v1 and v2), strict rebuild, clear_metadata', async (t) =
       { table: 'article', object_relationships: [{ using: { foreign_key_constraint_on: 'author_id' }, name: 'author', comment: null }] },
     ],
     functions: ['search_articles'],
-    remote_schemas: [{ name: 'test', definition: { url: 'http://localhost:5000/hello-graphql', forward_client_headers: false } }],
+    query_collections: [{ name: 'c', definition: { queries: [{ name: 'q', query: '{ author { id } }' }] } }],
+    allowlist: [{ collection: 'c' }],
   };
   t.deepEqual(await h.ok({ type: 'replace_metadata', args: v1 }), { message: 'success' });
   const exported = (await h.ok({ type: 'export_metadata', args: {} })) as Record<string, unknown>;
-  t.deepEqual(Object.keys(exported), ['version', 'tables', 'functions', 'remote_schemas']);
+  t.deepEqual(Object.keys(exported), ['version', 'tables', 'functions', 'query_collections', 'allowlist']);
   // Export → replace is the identity.
   await h.ok({ type: 'replace_metadata', args: exported });
   t.deepEqual(await h.ok({ type: 'export_metadata', args: {} }), exported);
