@@ -3,6 +3,8 @@
 import { z } from 'zod';
 import { EngineError } from '../src/core/errors.js';
 import { compareNames, qualifiedKey, type QualifiedName } from '../src/core/names.js';
+import { storedEventTrigger } from '../events/decide/event-triggers.js';
+import { storedRemoteSchema } from '../events/decide/remote-schemas.js';
 import {
   arrRelUsing,
   computedFieldDefinition,
@@ -187,7 +189,7 @@ const tableEntry = z
     select_permissions: list(permEntry('select')),
     update_permissions: list(permEntry('update')),
     delete_permissions: list(permEntry('delete')),
-    event_triggers: list(z.unknown()),
+    event_triggers: list(storedEventTrigger),
   })
   .passthrough()
   .superRefine((t, ctx) => {
@@ -207,7 +209,7 @@ const docSchema = z.object({
   version: z.unknown().optional(),
   tables: z.array(tableEntry),
   functions: z.unknown().optional(),
-  remote_schemas: list(z.unknown()),
+  remote_schemas: list(storedRemoteSchema),
   query_collections: list(
     z
       .object({

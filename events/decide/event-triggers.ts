@@ -138,6 +138,42 @@ export function parseEventTriggerCommand(type: string, raw: unknown): EventTrigg
   }
 }
 
+/** A trigger as replace_metadata reads it (the export's EventTriggerConf; retry_conf is required there). */
+export const storedEventTrigger = z
+  .object({
+    name: nonEmptyText,
+    definition: z.object({
+      insert: opSpec.nullable().optional(),
+      update: opSpec.nullable().optional(),
+      delete: opSpec.nullable().optional(),
+      enable_manual: z.boolean().nullable().optional(),
+    }),
+    retry_conf: retryConf,
+    webhook: z.string().nullable().optional(),
+    webhook_from_env: z.string().nullable().optional(),
+    headers: z.array(headerConf).nullable().optional(),
+  })
+  .transform((t): EventTriggerConf => {
+    const d = t.definition;
+    return {
+      name: t.name,
+      definition: {
+        ...(d.insert ? { insert: spec(d.insert) } : {}),
+        ...(d.update ? { update: spec(d.update) } : {}),
+        ...(d.delete ? { delete: spec(d.delete) } : {}),
+        enable_manual: d.enable_manual ?? false,
+      },
+      retry_conf: {
+        num_retries: t.retry_conf.num_retries,
+        interval_sec: t.retry_conf.interval_sec,
+        ...(t.retry_conf.timeout_sec != null ? { timeout_sec: t.retry_conf.timeout_sec } : {}),
+      },
+      ...(t.webhook != null ? { webhook: t.webhook } : {}),
+      ...(t.webhook_from_env != null ? { webhook_from_env: t.webhook_from_env } : {}),
+      ...(t.headers != null ? { headers: t.headers } : {}),
+    };
+  });
+
 // ---------------------------------------------------------------------------------------------------------------
 // decide
 

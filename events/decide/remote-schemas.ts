@@ -40,22 +40,28 @@ export type RemoteSchemaCommand =
   | { op: 'remove_remote_schema'; name: string }
   | { op: 'reload_remote_schema'; name: string };
 
+/** The stored definition: keys in the export's order, absent/default ones left out. */
+function storedDef(d: z.output<typeof remoteDef>): RemoteSchemaDef {
+  return {
+    ...(d.url != null ? { url: d.url } : {}),
+    ...(d.url_from_env != null ? { url_from_env: d.url_from_env } : {}),
+    ...(d.timeout_seconds != null ? { timeout_seconds: d.timeout_seconds } : {}),
+    ...(d.headers != null && d.headers.length ? { headers: d.headers } : {}),
+    ...(d.forward_client_headers === true ? { forward_client_headers: true as const } : {}),
+  };
+}
+
+/** A remote schema as replace_metadata reads it (same keys as add_remote_schema's args). */
+export const storedRemoteSchema = addArgs.transform(
+  (a): RemoteSchemaMeta => ({ name: a.name, definition: storedDef(a.definition), ...(a.comment != null ? { comment: a.comment } : {}) }),
+);
+
 export const REMOTE_SCHEMA_OPS = new Set(['add_remote_schema', 'remove_remote_schema', 'reload_remote_schema']);
 
 export function parseRemoteSchemaCommand(type: string, raw: unknown): RemoteSchemaCommand | null {
   switch (type) {
-    case 'add_remote_schema': {
-      const a = decode(addArgs, raw);
-      const d = a.definition;
-      const definition: RemoteSchemaDef = {
-        ...(d.url != null ? { url: d.url } : {}),
-        ...(d.url_from_env != null ? { url_from_env: d.url_from_env } : {}),
-        ...(d.timeout_seconds != null ? { timeout_seconds: d.timeout_seconds } : {}),
-        ...(d.headers != null && d.headers.length ? { headers: d.headers } : {}),
-        ...(d.forward_client_headers === true ? { forward_client_headers: true as const } : {}),
-      };
-      return { op: 'add_remote_schema', remote_schema: { name: a.name, definition, ...(a.comment != null ? { comment: a.comment } : {}) } };
-    }
+    case 'add_remote_schema':
+      return { op: 'add_remote_schema', remote_schema: decode(storedRemoteSchema, raw) };
     case 'remove_remote_schema':
     case 'reload_remote_schema':
       return { op: type, name: decode(nameArgs, raw).name };

@@ -3,8 +3,14 @@
 import { prepareOperation } from '../graphql/prepare.js';
 import type { GraphQLRequestContext } from './graphql.js';
 import { executeGraphQL, type PrepareFn } from './run.js';
+import { checkAllowlist } from '../graphql/allowlist.js';
 
 const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, { ...options, relay: true });
+// With the allow-list on, only allowed queries get a plan (as on /v1/graphql).
+const prepareAllowlisted: PrepareFn = (state, session, request, options) => {
+  checkAllowlist(state.metadata, session.role, request.query);
+  return prepare(state, session, request, options);
+};
 
 /** One POST /v1beta1/relay body: always HTTP 200, like /v1/graphql. */
 export async function handleRelayRequest(
@@ -19,7 +25,7 @@ export async function handleRelayRequest(
       planCacheSize: ctx.config.queryPlanCacheSize,
       showInternal: ctx.config.devMode || (ctx.session.role === 'admin' && ctx.config.adminInternalErrors),
       requestId: ctx.requestId,
-      prepare,
+      prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
       planScope: 'relay',
     },
     body,

@@ -20,7 +20,7 @@ import { exportMetadata, parseMetadataDocument } from '../../projections/export.
 import { withEnumValues } from './enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
 import { registeredHandler, type QueryHandler } from './handlers.js';
-import { checkFamilyCommand } from './families.js';
+import { checkFamilyCommand, checkReplacedMetadata } from './families.js';
 import './dml/index.js'; // registers the v1 DML operations (select, count, insert, update, delete)
 
 export type { QueryHandler, QueryHandlerContext } from './handlers.js';
@@ -156,6 +156,7 @@ class Run {
         return { metadata: exportMetadata(this.metadata), inconsistent_objects: publicInconsistencies(this.cache.inconsistent) };
       case 'replace_metadata': {
         const doc = parseMetadataDocument(env.args);
+        await checkReplacedMetadata(doc); // triggers' env variables, remote schemas introspected (strict, as the rebuild)
         await this.freshCatalog();
         await this.apply([ev('metadata_replaced', { metadata: doc })], { mode: 'strict' }, 'all');
         return SUCCESS;

@@ -1,14 +1,40 @@
 // The I/O half of the event-trigger and remote-schema operations, run after their (pure) decide: a new trigger's
 // environment variables must be set, and a new remote schema is resolved and introspected before it is kept.
+// replace_metadata gets the same checks for every trigger and remote schema of the new document.
+import { EngineError, isEngineError } from '../core/errors.js';
 import type { Command } from '../../events/decide/index.js';
-import { eventTriggerEnvError } from '../../events/decide/event-triggers.js';
+import { eventTriggerEnvError, eventTriggers } from '../../events/decide/event-triggers.js';
+import { remoteSchemas } from '../../events/decide/remote-schemas.js';
+import type { Metadata } from '../../projections/metadata.js';
 import { introspectRemote, resolveRemote } from '../remote/introspect.js';
 
-export async function checkFamilyCommand(cmd: Command, env: Record<string, string | undefined> = process.env): Promise<void> {
+type Env = Record<string, string | undefined>;
+
+export async function checkFamilyCommand(cmd: Command, env: Env = process.env): Promise<void> {
   if (cmd.op === 'create_event_trigger') {
     const e = eventTriggerEnvError(cmd.table, cmd.trigger, env);
     if (e) throw e;
   } else if (cmd.op === 'add_remote_schema') {
     await introspectRemote(resolveRemote(cmd.remote_schema.definition, env));
+  }
+}
+
+/** replace_metadata is strict: a trigger with an unset variable or an unreachable remote schema rejects it. */
+export async function checkReplacedMetadata(m: Metadata, env: Env = process.env): Promise<void> {
+  const inconsistent: unknown[] = [];
+  for (const { table, trigger } of eventTriggers(m)) {
+    const e = eventTriggerEnvError(table, trigger, env);
+    if (e) inconsistent.push(...(e.internal as unknown[]));
+  }
+  for (const rs of remoteSchemas(m)) {
+    try {
+      await introspectRemote(resolveRemote(rs.definition, env));
+    } catch (e) {
+      if (!isEngineError(e)) throw e;
+      inconsistent.push({ definition: rs, reason: e.message, type: 'remote_schema' });
+    }
+  }
+  if (inconsistent.length) {
+    throw new EngineError('unexpected', 'cannot continue due to inconsistent metadata', { path: '$.args', internal: inconsistent });
   }
 }

@@ -188,3 +188,31 @@ test('query collections: export/replace round trip with the allow-list', async (
   t.false('allowlist' in after);
   t.false('query_collections' in after);
 });
+
+test('replace_metadata: triggers and remote schemas are parsed, normalised and checked strictly', async (t) => {
+  const h = await fresh();
+  const remote = await remoteServer();
+  const doc = (triggers: unknown[], remotes: unknown[]) => ({
+    version: 2,
+    tables: [{ table: { schema: 'public', name: 'author' }, event_triggers: triggers }],
+    remote_schemas: remotes,
+  });
+  const et = { name: 'e1', definition: { insert: { columns: '*', payload: null }, enable_manual: null }, retry_conf: { num_retries: 1, interval_sec: 5 }, webhook: 'http://h' };
+  await h.ok({ type: 'replace_metadata', args: doc([et], [{ name: 'r', definition: { url: remote.url, forward_client_headers: false, headers: [] } }]) });
+  t.deepEqual(await h.ok({ type: 'export_metadata', args: {} }), {
+    version: 2,
+    tables: [{ table: { schema: 'public', name: 'author' }, event_triggers: [{ name: 'e1', definition: { insert: { columns: '*' }, enable_manual: false }, retry_conf: { num_retries: 1, interval_sec: 5 }, webhook: 'http://h' }] }],
+    remote_schemas: [{ name: 'r', definition: { url: remote.url } }],
+  });
+  const missingRetry = await h.query({ type: 'replace_metadata', args: doc([{ name: 'e1', definition: {}, webhook: 'http://h' }], []) });
+  t.like(missingRetry.body as object, { code: 'parse-failed', error: 'key "retry_conf" not found' });
+  const envless = await h.query({ type: 'replace_metadata', args: doc([{ ...et, webhook: undefined, webhook_from_env: 'ENGINE_TEST_SURELY_UNSET_VAR' }], []) });
+  t.is(envless.status, 400);
+  t.like(envless.body as object, { code: 'unexpected', error: 'cannot continue due to inconsistent metadata' });
+  t.like((envless.body as { internal: unknown[] }).internal[0] as object, { type: 'event_trigger' });
+  const down = await h.query({ type: 'replace_metadata', args: doc([], [{ name: 'r', definition: { url: 'http://127.0.0.1:9/graphql' } }]) });
+  t.like(down.body as object, { code: 'unexpected', error: 'cannot continue due to inconsistent metadata' });
+  t.like((down.body as { internal: unknown[] }).internal[0] as object, { type: 'remote_schema', reason: 'HTTP exception occurred while sending the request to http://127.0.0.1:9/graphql' });
+  // the failed replaces changed nothing
+  t.is(((await h.ok({ type: 'export_metadata', args: {} })) as { remote_schemas: unknown[] }).remote_schemas.length, 1);
+});
