@@ -1,26 +1,60 @@
 // Request bodies: read as text (bounded), then parsed as JSON; invalid JSON is reported by the route.
+import type { IncomingMessage } from 'node:http';
 import type Koa from 'koa';
 import { EngineError } from '../core/errors.js';
 
 const LIMIT = 100 * 1024 * 1024;
 
-export async function readText(ctx: Koa.Context): Promise<string> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-    size += chunk.length;
-    if (size > LIMIT) throw new EngineError('bad-request', 'request body too large', { status: 413 });
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * The body as UTF-8 text. Plain 'data'/'end' listeners with inline callbacks: an async iterator over the stream cost
+ * several promises and listeners per request (and named closures cost a defineProperty each under tsx). Too large a
+ * body destroys the request, as leaving a `for await` over it did; so does a request closed before its end.
+ */
+export function readBodyText(req: IncomingMessage): Promise<string> {
+  if (req.readableEnded) return Promise.resolve('');
+  return new Promise((resolve, reject) => {
+    let first: Buffer | null = null;
+    let chunks: Buffer[] | null = null;
+    let size = 0;
+    let done = false;
+    req.on('data', (chunk: Buffer) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > LIMIT) {
+        done = true;
+        req.destroy();
+        reject(new EngineError('bad-request', 'request body too large', { status: 413 }));
+      } else if (first === null) first = chunk;
+      else (chunks ??= [first]).push(chunk);
+    });
+    req.on('end', () => {
+      if (done) return;
+      done = true;
+      resolve(chunks !== null ? Buffer.concat(chunks).toString('utf8') : first !== null ? first.toString('utf8') : '');
+    });
+    req.on('error', (e: Error) => {
+      if (done) return;
+      done = true;
+      reject(e);
+    });
+    req.on('close', () => {
+      if (done) return;
+      done = true;
+      reject(Object.assign(new Error('Premature close'), { code: 'ERR_STREAM_PREMATURE_CLOSE' }));
+    });
+  });
 }
 
 /** Parsed JSON body, or EngineError invalid-json (400, path $). */
-export async function readJson(ctx: Koa.Context): Promise<unknown> {
-  const text = await readText(ctx);
+export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
+  const text = await readBodyText(req);
   try {
     return JSON.parse(text);
   } catch {
     throw new EngineError('invalid-json', 'invalid json', { status: 400 });
   }
 }
+
+export const readText = (ctx: Koa.Context): Promise<string> => readBodyText(ctx.req);
+
+export const readJson = (ctx: Koa.Context): Promise<unknown> => readJsonBody(ctx.req);
