@@ -15,7 +15,7 @@ import { MetadataSync } from './sync/listener.js';
 import { projector } from './sync/projector.js';
 import { StateStore } from './sync/store.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
-import { createApp } from './http/app.js';
+import { createHandler } from './http/app.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
 
@@ -80,7 +80,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
   };
 
-  const server = http.createServer(createApp(rt).callback());
+  const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -1,10 +1,11 @@
 // The koa app: request ids, one log line per request, one error path, CORS, min-metadata-version waits, routes.
-// Unknown paths and disabled APIs answer 404 with the metadata-style body.
+// Unknown paths and disabled APIs answer 404 with the metadata-style body. `createHandler` puts a plain-http fast
+// path for POST /v1/graphql in front of it (./fast-path.ts), with the same behaviour through the same helpers.
+import type http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
-import { randomUUID } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
-import { EngineError, isEngineError, metadataErrorBody } from '../core/errors.js';
+import { metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { isApiEnabled } from '../config.js';
 import type { Runtime } from './runtime.js';
@@ -14,6 +15,8 @@ import { graphqlRoutes } from './routes/graphql.js';
 import { configRoutes } from './routes/config.js';
 import { explainRoutes } from './routes/explain.js';
 import { pgDumpRoutes } from './routes/pgdump.js';
+import { graphqlFastPath } from './fast-path.js';
+import { GZIP_MIN_LENGTH, acceptsGzip, awaitMinVersion, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
 
 export const NOT_FOUND_BODY = { path: '$', error: 'resource does not exist', code: 'not-found' };
 
@@ -42,46 +45,45 @@ export function createApp(rt: Runtime): Koa {
   return app;
 }
 
+/**
+ * The server's request listener: the koa app, except that `POST /v1/graphql` (exactly that URL: anything else, e.g.
+ * a query string, goes through koa) is answered by the fast path, which skips koa's per-request context, middleware
+ * chain and router (about a fifth of the CPU time of a small query).
+ */
+export function createHandler(rt: Runtime): http.RequestListener {
+  const koa = createApp(rt).callback();
+  if (!isApiEnabled(rt.config, 'graphql')) return koa;
+  const fast = graphqlFastPath(rt);
+  return (req, res) => {
+    if (req.method === 'POST' && req.url === '/v1/graphql') fast(req, res);
+    else void koa(req, res);
+  };
+}
+
 /** Sets x-request-id, catches stray errors, logs method/path/status/ms/request id (and the error code). */
 function requestLog(): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
-    const header = ctx.get('x-request-id');
-    const requestId = header !== '' ? header : randomUUID();
+    const requestId = requestIdOf(ctx.req.headers['x-request-id']);
     ctx.state.requestId = requestId;
     ctx.set('x-request-id', requestId);
     try {
       await next();
     } catch (e) {
-      const err = isEngineError(e) ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: String(e) });
-      if (!isEngineError(e)) log.error('http-unexpected', { request_id: requestId, error: e });
+      const err = strayError(e, requestId);
       ctx.status = err.status;
       ctx.body = metadataErrorBody(err, false);
       ctx.state.errorCode = err.code;
     }
-    const ms = Number(process.hrtime.bigint() - started) / 1e6;
-    const fields: Record<string, unknown> = {
-      method: ctx.method,
-      path: ctx.path,
-      status: ctx.status,
-      ms: Math.round(ms * 100) / 100,
-      request_id: requestId,
-    };
-    if (ctx.state.errorCode !== undefined) fields.error_code = ctx.state.errorCode;
-    if (ctx.state.role !== undefined) fields.role = ctx.state.role;
-    if (ctx.status >= 500) log.error('http-log', fields);
-    else log.info('http-log', fields);
+    logRequest(ctx.method, ctx.path, ctx.status, started, requestId, ctx.state.errorCode as string | undefined, ctx.state.role as string | undefined);
   };
 }
 
-/** CORS per --cors-domain (default: every origin), off with --disable-cors. */
 function cors(rt: Runtime): Koa.Middleware {
-  const domains = rt.config.corsDomain.split(',').map((d) => d.trim()).filter(Boolean);
-  const allowAll = domains.includes('*');
-  const patterns = domains.filter((d) => d !== '*').map((d) => new RegExp(`^${d.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
+  const allowed = corsPolicy(rt);
   return async (ctx, next) => {
-    const origin = ctx.get('origin');
-    if (rt.config.disableCors || origin === '' || !(allowAll || patterns.some((p) => p.test(origin)))) return next();
+    const origin = allowed(ctx.get('origin'));
+    if (origin === null) return next();
     ctx.set('Access-Control-Allow-Origin', origin);
     ctx.set('Access-Control-Allow-Credentials', 'true');
     if (ctx.method === 'OPTIONS') {
@@ -100,10 +102,10 @@ function gzip(): Koa.Middleware {
   return async (ctx, next) => {
     await next();
     if (!(ctx.path === '/v1/query' || ctx.path === '/v1/graphql')) return;
-    if (!/\bgzip\b/.test(ctx.get('accept-encoding'))) return;
+    if (!acceptsGzip(ctx.get('accept-encoding'))) return;
     const body: unknown = ctx.body;
     const text = typeof body === 'string' ? body : body !== undefined && body !== null ? JSON.stringify(body) : null;
-    if (text === null || text.length < 1024) return;
+    if (text === null || text.length < GZIP_MIN_LENGTH) return;
     const type = ctx.response.type;
     ctx.body = gzipSync(Buffer.from(text, 'utf8'));
     ctx.type = type || 'application/json';
@@ -114,14 +116,7 @@ function gzip(): Koa.Middleware {
 /** `x-engine-min-metadata-version: N`: wait (bounded) until this instance has folded seq N. */
 function minVersion(rt: Runtime): Koa.Middleware {
   return async (ctx, next) => {
-    const raw = ctx.get('x-engine-min-metadata-version');
-    if (raw !== '' && /^\d+$/.test(raw) && rt.store.ready) {
-      const want = Number(raw);
-      if (rt.store.seq < want) {
-        rt.sync?.trigger();
-        await rt.store.waitFor(want, rt.config.minVersionWait);
-      }
-    }
+    await awaitMinVersion(rt, ctx.get('x-engine-min-metadata-version'));
     return next();
   };
 }

@@ -1,11 +1,12 @@
 // POST /v1/graphql: session, then the GraphQL executor; errors are always HTTP 200 with an `errors` body.
 // POST /v1alpha1/graphql (legacy): the same, but an error answers with its own status (400, 401, 500).
+import type { IncomingMessage } from 'node:http';
 import type Router from '@koa/router';
 import type Koa from 'koa';
 import { EngineError, graphqlErrorObject, isEngineError } from '../../core/errors.js';
 import { handleGraphQLRequest } from '../../execute/graphql.js';
 import { handleRelayRequest } from '../../execute/relay.js';
-import { readJson } from '../body.js';
+import { readJsonBody } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
@@ -29,27 +30,50 @@ function legacyStatus(body: string): number {
   }
 }
 
-async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean, relay = false): Promise<void> {
-  const requestId = ctx.state.requestId as string;
+/** A GraphQL endpoint's answer, independent of koa (the plain-http fast path in ../fast-path.ts uses it too). */
+export interface GraphQLReply {
+  status: number;
+  /** Body JSON text; the content type is always application/json. */
+  body: string;
+  /** Response headers besides the content type, in the order they were set. */
+  headers: [string, string][];
+  /** The session's role, once resolved (for the request log). */
+  role?: string;
+  /** The error code when the request failed as a whole (for the request log). */
+  errorCode?: string;
+}
+
+export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId: string, legacy: boolean, relay = false): Promise<GraphQLReply> {
   let session: Session | null = null;
-  ctx.type = 'application/json';
+  const reply: GraphQLReply = { status: 200, body: '', headers: [] };
   try {
-    session = await sessionFor(ctx.req.headers, rt);
-    ctx.state.role = session.role;
-    const body = await readJson(ctx);
+    session = await sessionFor(req.headers, rt);
+    reply.role = session.role;
+    const body = await readJsonBody(req);
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
-    ctx.set(METADATA_VERSION_HEADER, String(state.seq));
+    reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
     const r = await (relay ? handleRelayRequest : handleGraphQLRequest)({ pool: rt.pool, state, session, config: rt.config, requestId }, body);
-    ctx.status = legacy && r.status === 200 ? legacyStatus(r.body) : r.status;
-    for (const [k, v] of Object.entries(r.headers ?? {})) ctx.set(k, v);
-    ctx.body = r.body;
+    reply.status = legacy && r.status === 200 ? legacyStatus(r.body) : r.status;
+    if (r.headers) for (const k in r.headers) reply.headers.push([k, r.headers[k]]);
+    reply.body = r.body;
   } catch (e) {
     const err = isEngineError(e)
       ? e
       : new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: (e as Error).message } });
-    ctx.status = legacy ? err.status : 200;
-    ctx.body = JSON.stringify({ errors: [graphqlErrorObject(err, showInternal(session, rt.config))] });
-    ctx.state.errorCode = err.code;
+    reply.status = legacy ? err.status : 200;
+    reply.body = JSON.stringify({ errors: [graphqlErrorObject(err, showInternal(session, rt.config))] });
+    reply.errorCode = err.code;
   }
+  return reply;
+}
+
+async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean, relay = false): Promise<void> {
+  ctx.type = 'application/json';
+  const r = await serveGraphQL(ctx.req, rt, ctx.state.requestId as string, legacy, relay);
+  if (r.role !== undefined) ctx.state.role = r.role;
+  if (r.errorCode !== undefined) ctx.state.errorCode = r.errorCode;
+  for (const [k, v] of r.headers) ctx.set(k, v);
+  ctx.status = r.status;
+  ctx.body = r.body;
 }

@@ -1,0 +1,52 @@
+// POST /v1/graphql without koa: what the koa app does for that route (request id and log line, CORS, min-metadata-
+// version wait, the route, gzip, the stray-error body), on node:http directly, through the same helpers.
+import type http from 'node:http';
+import { gzipSync } from 'node:zlib';
+import { metadataErrorBody } from '../core/errors.js';
+import type { Runtime } from './runtime.js';
+import { serveGraphQL } from './routes/graphql.js';
+import { GZIP_MIN_LENGTH, acceptsGzip, awaitMinVersion, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+
+export function graphqlFastPath(rt: Runtime): (req: http.IncomingMessage, res: http.ServerResponse) => void {
+  const allowed = corsPolicy(rt);
+  return (req, res) => void answer(rt, allowed, req, res);
+}
+
+async function answer(rt: Runtime, allowed: (origin: string) => string | null, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  const started = process.hrtime.bigint();
+  const h = req.headers;
+  const requestId = requestIdOf(h['x-request-id']);
+  // Header order as the koa app sets them.
+  const headers: [string, string][] = [['x-request-id', requestId]];
+  const origin = allowed(h.origin ?? '');
+  if (origin !== null) headers.push(['Access-Control-Allow-Origin', origin], ['Access-Control-Allow-Credentials', 'true']);
+  let status: number;
+  let body: string;
+  let errorCode: string | undefined;
+  let role: string | undefined;
+  try {
+    await awaitMinVersion(rt, (h['x-engine-min-metadata-version'] as string | undefined) ?? '');
+    const r = await serveGraphQL(req, rt, requestId, false);
+    headers.push(['Content-Type', JSON_TYPE], ...r.headers);
+    ({ status, body, errorCode, role } = r);
+  } catch (e) {
+    const err = strayError(e, requestId);
+    status = err.status;
+    body = JSON.stringify(metadataErrorBody(err, false));
+    errorCode = err.code;
+    headers.push(['Content-Type', JSON_TYPE]);
+  }
+  let payload: string | Buffer = body;
+  const zip = body.length >= GZIP_MIN_LENGTH && acceptsGzip(h['accept-encoding'] ?? '');
+  if (zip) payload = gzipSync(Buffer.from(body, 'utf8'));
+  headers.push(['Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length)]);
+  if (zip) headers.push(['Content-Encoding', 'gzip']);
+  logRequest('POST', '/v1/graphql', status, started, requestId, errorCode, role);
+  // One writeHead with a flat header list, then one end: headers and body leave in one write.
+  const flat: string[] = [];
+  for (const [k, v] of headers) flat.push(k, v);
+  res.writeHead(status, flat);
+  res.end(payload);
+}

@@ -1,0 +1,55 @@
+// What every request gets, whichever way it is served (the koa app in ./app.ts or the fast path in ./fast-path.ts):
+// request ids, the request log line, the stray-error body, CORS, gzip and min-metadata-version decisions.
+import { randomUUID } from 'node:crypto';
+import { EngineError, isEngineError } from '../core/errors.js';
+import { log } from '../core/log.js';
+import type { Runtime } from './runtime.js';
+
+/** The request id: the client's x-request-id, or a fresh one. */
+export const requestIdOf = (header: string | string[] | undefined): string =>
+  typeof header === 'string' && header !== '' ? header : randomUUID();
+
+/** The request's log line (level error for 5xx). */
+export function logRequest(
+  method: string, path: string, status: number, started: bigint, requestId: string, errorCode: string | undefined, role: string | undefined,
+): void {
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  const fields: Record<string, unknown> = { method, path, status, ms: Math.round(ms * 100) / 100, request_id: requestId };
+  if (errorCode !== undefined) fields.error_code = errorCode;
+  if (role !== undefined) fields.role = role;
+  if (status >= 500) log.error('http-log', fields);
+  else log.info('http-log', fields);
+}
+
+/** A stray (non-route) error as the metadata-style error every path answers with. */
+export function strayError(e: unknown, requestId: string): EngineError {
+  if (isEngineError(e)) return e;
+  log.error('http-unexpected', { request_id: requestId, error: e });
+  return new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: String(e) });
+}
+
+/**
+ * The CORS decision per --cors-domain (default: every origin), off with --disable-cors: the origin to allow, or null
+ * (no CORS headers).
+ */
+export function corsPolicy(rt: Runtime): (origin: string) => string | null {
+  const domains = rt.config.corsDomain.split(',').map((d) => d.trim()).filter(Boolean);
+  const allowAll = domains.includes('*');
+  const patterns = domains.filter((d) => d !== '*').map((d) => new RegExp(`^${d.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
+  return (origin) => (rt.config.disableCors || origin === '' || !(allowAll || patterns.some((p) => p.test(origin))) ? null : origin);
+}
+
+/** Whether the client accepts gzip; bodies of /v1/query and /v1/graphql from GZIP_MIN_LENGTH on are then gzipped. */
+export const acceptsGzip = (acceptEncoding: string): boolean => /\bgzip\b/.test(acceptEncoding);
+export const GZIP_MIN_LENGTH = 1024;
+
+/** `x-engine-min-metadata-version: N`: wait (bounded) until this instance has folded seq N. */
+export async function awaitMinVersion(rt: Runtime, raw: string): Promise<void> {
+  if (raw !== '' && /^\d+$/.test(raw) && rt.store.ready) {
+    const want = Number(raw);
+    if (rt.store.seq < want) {
+      rt.sync?.trigger();
+      await rt.store.waitFor(want, rt.config.minVersionWait);
+    }
+  }
+}

@@ -1,0 +1,92 @@
+// POST /v1/graphql goes through the plain-http fast path; /v1/graphql?x (same route, via koa) must answer the same:
+// status, headers (but Date and generated request ids), body, log line; for success, errors, CORS, gzip, legacy paths.
+import test from 'ava';
+import { gunzipSync } from 'node:zlib';
+import http from 'node:http';
+import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+
+const lines: string[] = [];
+let e: TestEngine;
+let noCors: TestEngine;
+test.before(async () => {
+  e = await startTestEngine({ logSink: (l) => lines.push(l) });
+  noCors = await startTestEngine({ disableCors: true, logSink: (l) => lines.push(l) });
+  const r = await e.query({ type: 'run_sql', args: { sql: "CREATE TABLE item (id int PRIMARY KEY, name text); INSERT INTO item SELECT g, repeat('x', 20) || g FROM generate_series(1, 200) g;" } });
+  if (r.status !== 200) throw new Error(r.text);
+  const t = await e.query({ type: 'track_table', args: { schema: 'public', name: 'item' } });
+  if (t.status !== 200) throw new Error(t.text);
+});
+test.after.always(async () => {
+  await Promise.all([e?.close(), noCors?.close()]);
+});
+
+interface Raw { status: number; headers: [string, string][]; body: Buffer }
+
+/** A raw request (node:http keeps header order and leaves gzip bodies alone). */
+function raw(url: string, path: string, body: string, headers: Record<string, string> = {}): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        const hs: [string, string][] = [];
+        for (let i = 0; i < res.rawHeaders.length; i += 2) hs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+        resolve({ status: res.statusCode!, headers: hs, body: Buffer.concat(chunks) });
+      });
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+const comparable = (r: Raw, headers: Record<string, string>) => ({
+  status: r.status,
+  // Date varies; a generated request id differs per request.
+  headers: r.headers.filter(([k]) => k !== 'Date' && !(k === 'x-request-id' && !headers['x-request-id'])),
+  body: r.headers.some(([k, v]) => k === 'Content-Encoding' && v === 'gzip') ? gunzipSync(r.body).toString('utf8') : r.body.toString('utf8'),
+});
+
+const cases: Array<[string, string, Record<string, string>]> = [
+  ['a query', JSON.stringify({ query: '{ item(limit: 2, order_by: {id: asc}) { id name } }' }), { 'x-request-id': 'fp-1' }],
+  ['variables and an operation name', JSON.stringify({ query: 'query Q($id: Int!) { item_by_pk(id: $id) { name } }', variables: { id: 3 }, operationName: 'Q' }), {}],
+  ['a batch', JSON.stringify([{ query: '{ item(limit: 1) { id } }' }, { query: '{ item_by_pk(id: 2) { id } }' }]), {}],
+  ['invalid JSON', '{', { 'x-request-id': 'fp-2' }],
+  ['a validation error', JSON.stringify({ query: '{ nope }' }), {}],
+  ['a bad body shape', JSON.stringify({ query: 1 }), {}],
+  ['an origin (CORS)', JSON.stringify({ query: '{ item(limit: 1) { id } }' }), { origin: 'http://example.com' }],
+  ['gzip for a big body', JSON.stringify({ query: '{ item { id name } }' }), { 'accept-encoding': 'gzip, deflate' }],
+  ['gzip accepted but a small body', JSON.stringify({ query: '{ item(limit: 1) { id } }' }), { 'accept-encoding': 'gzip' }],
+  ['a min metadata version already reached', JSON.stringify({ query: '{ item(limit: 1) { id } }' }), { 'x-engine-min-metadata-version': '1' }],
+  ['a role without permissions', JSON.stringify({ query: '{ item { id } }' }), { 'x-engine-role': 'user' }],
+];
+
+for (const [name, body, headers] of cases) {
+  test.serial(`fast path = koa path: ${name}`, async (t) => {
+    const before = lines.length;
+    const fast = await raw(e.url, '/v1/graphql', body, headers);
+    const koa = await raw(e.url, '/v1/graphql?via=koa', body, headers);
+    t.deepEqual(comparable(fast, headers), comparable(koa, headers));
+    t.is(fast.status, 200);
+    // One log line each, the same but for ms and a generated request id.
+    const logs = lines.slice(before).map((l) => JSON.parse(l) as Record<string, unknown>).filter((x) => x.type === 'http-log');
+    t.is(logs.length, 2);
+    const strip = (x: Record<string, unknown>) => ({ ...x, timestamp: 0, ms: typeof x.ms, request_id: headers['x-request-id'] ?? typeof x.request_id });
+    t.deepEqual(strip(logs[0]), strip(logs[1]));
+    t.like(logs[0], { method: 'POST', path: '/v1/graphql', status: 200 });
+  });
+}
+
+test.serial('fast path: the request id is echoed and logged', async (t) => {
+  const before = lines.length;
+  const r = await raw(e.url, '/v1/graphql', JSON.stringify({ query: '{ item(limit: 1) { id } }' }), { 'x-request-id': 'fp-echo' });
+  t.true(r.headers.some(([k, v]) => k === 'x-request-id' && v === 'fp-echo'));
+  t.true(lines.slice(before).some((l) => l.includes('"request_id":"fp-echo"')));
+});
+
+test.serial('fast path with CORS disabled: no CORS headers', async (t) => {
+  const body = JSON.stringify({ query: '{ __typename }' });
+  const fast = await raw(noCors.url, '/v1/graphql', body, { origin: 'http://example.com' });
+  const koa = await raw(noCors.url, '/v1/graphql?via=koa', body, { origin: 'http://example.com' });
+  t.deepEqual(comparable(fast, {}), comparable(koa, {}));
+  t.false(fast.headers.some(([k]) => k.toLowerCase().startsWith('access-control')));
+});
