@@ -1,6 +1,6 @@
 // evolve for the event-trigger and remote-schema families (called from evolve.ts's switch, inside its immer draft).
 import type { Draft } from 'immer';
-import { qualifiedKey } from '../src/core/names.js';
+import { qualifiedKey, type QualifiedName } from '../src/core/names.js';
 import type { EventOf, Metadata } from '../events/types.js';
 import type { EventTriggerConf } from '../events/decide/event-triggers.js';
 import type { RemoteSchemaMeta } from '../events/decide/remote-schemas.js';
@@ -31,6 +31,19 @@ function removeTrigger(draft: Draft<Metadata>, name: string): void {
   for (const t of Object.values(draft.tables)) {
     if (t.event_triggers.some((x) => (x as EventTriggerConf).name === name)) {
       t.event_triggers = t.event_triggers.filter((x) => (x as EventTriggerConf).name !== name);
+    }
+  }
+}
+
+/** A column renamed in Postgres: the table's triggers name it by its new name (columns and payload). */
+export function renameTriggerColumn(draft: Draft<Metadata>, table: QualifiedName, from: string, to: string): void {
+  const t = draft.tables[qualifiedKey(table)];
+  if (!t) return;
+  for (const et of t.event_triggers as Draft<EventTriggerConf>[]) {
+    for (const spec of [et.definition.insert, et.definition.update, et.definition.delete]) {
+      if (!spec) continue;
+      if (Array.isArray(spec.columns)) spec.columns = spec.columns.map((c) => (c === from ? to : c));
+      if (Array.isArray(spec.payload)) spec.payload = spec.payload.map((c) => (c === from ? to : c));
     }
   }
 }

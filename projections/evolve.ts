@@ -1,6 +1,6 @@
 // evolve: Metadata × Event → Metadata, with immer. One exhaustive switch; never rejects an event (decide validated it).
 import { produce, type Draft } from 'immer';
-import { applyFamilyEvent } from './evolve-families.js';
+import { applyFamilyEvent, renameTriggerColumn } from './evolve-families.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../src/core/names.js';
 import {
   emptyMetadata,
@@ -66,6 +66,7 @@ function apply(draft: Draft<Metadata>, event: Event): void {
       return;
     case 'column_renamed':
       renameColumn(draft, event.data.table, event.data.from, event.data.to);
+      renameTriggerColumn(draft, event.data.table, event.data.from, event.data.to);
       return;
     case 'function_tracked':
       draft.functions[qualifiedKey(event.data.function)] = {

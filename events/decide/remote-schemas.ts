@@ -77,7 +77,7 @@ function dependents(m: Metadata, name: string): string[] {
   return Object.values(m.tables).flatMap((t) =>
     (t.remote_relationships as Array<{ name?: unknown; definition?: { remote_schema?: unknown } }>)
       .filter((r) => r.definition?.remote_schema === name)
-      .map((r) => `remote_relationship ${String(r.name)} in table ${displayName(t.table)}`),
+      .map((r) => `remote relationship ${displayName(t.table)}.${String(r.name)}`),
   );
 }
 

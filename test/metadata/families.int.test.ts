@@ -216,3 +216,21 @@ test('replace_metadata: triggers and remote schemas are parsed, normalised and c
   // the failed replaces changed nothing
   t.is(((await h.ok({ type: 'export_metadata', args: {} })) as { remote_schemas: unknown[] }).remote_schemas.length, 1);
 });
+
+test('event triggers depend on their columns: run_sql drop needs cascade, renames follow, untrack takes them', async (t) => {
+  const h = await fresh();
+  await h.ok(trigger({ update: { columns: ['name'], payload: ['id', 'name'] } }));
+  const r = await h.sql('ALTER TABLE author DROP COLUMN name');
+  t.is(r.status, 400);
+  t.like(r.body as object, { code: 'dependency-error', error: 'cannot drop due to the following dependent objects : event-trigger author.author_changed' });
+  await h.sql('ALTER TABLE author RENAME COLUMN name TO full_name');
+  let exp = (await h.ok({ type: 'export_metadata', args: {} })) as { tables: Array<{ event_triggers: Array<{ definition: Record<string, unknown> }> }> };
+  t.deepEqual(exp.tables[0].event_triggers[0].definition.update, { columns: ['full_name'], payload: ['id', 'full_name'] });
+  await h.ok({ type: 'run_sql', args: { sql: 'ALTER TABLE author DROP COLUMN full_name', cascade: true } });
+  exp = (await h.ok({ type: 'export_metadata', args: {} })) as typeof exp;
+  t.false('event_triggers' in exp.tables[0]);
+  // untrack_table needs no cascade for its own triggers
+  await h.ok(trigger());
+  await h.ok({ type: 'untrack_table', args: { table: 'author' } });
+  t.deepEqual(((await h.ok({ type: 'export_metadata', args: {} })) as { tables: unknown[] }).tables, []);
+});
