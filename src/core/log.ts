@@ -24,17 +24,22 @@ function jsonSafe(value: unknown): unknown {
 }
 
 /**
- * The default sink: stdout, batched. Lines logged in one event-loop turn go out in one write on the next turn (a
- * write per request line was a syscall per request, and a synchronous one when stdout is a file or a pipe); still
- * one JSON line per entry, in order. A big batch is written at once; what is pending is written at exit.
+ * The default sink: stdout, batched. Lines go out together at most FLUSH_MS later (or as soon as BATCH_LIMIT
+ * characters wait), in order, still one JSON line per entry; what is pending is written at exit. A write per
+ * request line (synchronous when stdout is a file or a pipe) cost more CPU than the rest of a small query's
+ * request log: ~35 us of ~200 us per request under load.
  */
 let pending = '';
-let flushScheduled = false;
+let timer: NodeJS.Timeout | null = null;
 let exitHooked = false;
 const BATCH_LIMIT = 64 * 1024;
+const FLUSH_MS = 20;
 
 function flushStdout(): void {
-  flushScheduled = false;
+  if (timer !== null) {
+    clearTimeout(timer);
+    timer = null;
+  }
   if (pending === '') return;
   const out = pending;
   pending = '';
@@ -44,9 +49,10 @@ function flushStdout(): void {
 const stdoutSink: Sink = (line) => {
   pending += line + '\n';
   if (pending.length >= BATCH_LIMIT) return flushStdout();
-  if (!flushScheduled) {
-    flushScheduled = true;
-    setImmediate(flushStdout);
+  if (timer === null) {
+    // Unref'd: pending lines never keep the process alive; the exit hook writes them.
+    timer = setTimeout(flushStdout, FLUSH_MS);
+    timer.unref();
   }
   if (!exitHooked) {
     exitHooked = true;
