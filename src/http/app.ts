@@ -1,4 +1,4 @@
-// The koa app: request ids, one log line per request, one error path, CORS, min-metadata-version waits, routes.
+// The koa app: request ids, one log line per request, one error path, CORS, routes (min-metadata-version waits: sessionFor, after auth).
 // Unknown paths and disabled APIs answer 404 with the metadata-style body. `createHandler` puts a plain-http fast
 // path for POST /v1/graphql in front of it (./fast-path.ts), with the same behaviour through the same helpers.
 import type http from 'node:http';
@@ -16,7 +16,7 @@ import { configRoutes } from './routes/config.js';
 import { explainRoutes } from './routes/explain.js';
 import { pgDumpRoutes } from './routes/pgdump.js';
 import { graphqlFastPath } from './fast-path.js';
-import { GZIP_MIN_LENGTH, acceptsGzip, awaitMinVersion, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
+import { GZIP_MIN_LENGTH, acceptsGzip, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
 
 export const NOT_FOUND_BODY = { path: '$', error: 'resource does not exist', code: 'not-found' };
 
@@ -26,7 +26,6 @@ export function createApp(rt: Runtime): Koa {
   app.use(requestLog());
   app.use(cors(rt));
   app.use(gzip());
-  app.use(minVersion(rt));
   const router = new Router();
   healthRoutes(router, rt);
   if (isApiEnabled(rt.config, 'metadata')) {
@@ -110,13 +109,5 @@ function gzip(): Koa.Middleware {
     ctx.body = gzipSync(Buffer.from(text, 'utf8'));
     ctx.type = type || 'application/json';
     ctx.set('Content-Encoding', 'gzip');
-  };
-}
-
-/** `x-engine-min-metadata-version: N`: wait (bounded) until this instance has folded seq N. */
-function minVersion(rt: Runtime): Koa.Middleware {
-  return async (ctx, next) => {
-    await awaitMinVersion(rt, ctx.get('x-engine-min-metadata-version'));
-    return next();
   };
 }

@@ -5,7 +5,7 @@ import { gzipSync } from 'node:zlib';
 import { metadataErrorBody } from '../core/errors.js';
 import type { Runtime } from './runtime.js';
 import { serveGraphQL } from './routes/graphql.js';
-import { GZIP_MIN_LENGTH, acceptsGzip, awaitMinVersion, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
+import { GZIP_MIN_LENGTH, acceptsGzip, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -27,7 +27,6 @@ async function answer(rt: Runtime, allowed: (origin: string) => string | null, r
   let errorCode: string | undefined;
   let role: string | undefined;
   try {
-    await awaitMinVersion(rt, (h['x-engine-min-metadata-version'] as string | undefined) ?? '');
     const r = await serveGraphQL(req, rt, requestId, false);
     headers.push(['Content-Type', JSON_TYPE], ...r.headers);
     ({ status, body, errorCode, role } = r);

@@ -12,7 +12,7 @@ import { request, startTestEngine, type TestEngine, type TestEngineOptions } fro
 import { deadUrl, HS_SECRET, hsToken, loopback, noneToken, NS, rsaPair, rsToken, type Loopback, type RsaPair } from '../auth/helpers.js';
 
 const SECRET = 'matrix-admin-secret';
-const QUIET = { syncPollInterval: 3_600_000, pgConnections: 2 } satisfies TestEngineOptions;
+const QUIET = { syncPollInterval: 3_600_000, pgConnections: 2, minVersionWait: 300 } satisfies TestEngineOptions;
 
 interface Engine {
   te: TestEngine;
@@ -142,6 +142,11 @@ const cases: Case[] = [
     code: 'bad-request', status: 400,
     message: 'x-engine-use-backend-only-permissions:  Not a valid boolean text. True values are ["true","t","yes","y"] and  False values are ["false","f","no","n"]. All values are case insensitive' },
   { name: 'wrong admin secret with a valid JWT', engine: 'hs', headers: () => bearer(hsToken(userClaims()), { 'x-engine-admin-secret': 'nope' }), ...wrongSecret },
+  // a metadata version the instance has not reached must not make an unauthenticated request read the metadata log
+  { name: 'wrong admin secret waiting for a metadata version', engine: 'secret',
+    headers: () => ({ 'x-engine-admin-secret': 'nope', 'x-engine-min-metadata-version': '999999' }), ...wrongSecret },
+  { name: 'no credentials waiting for a metadata version', engine: 'secret', headers: () => ({ 'x-engine-min-metadata-version': '999999' }),
+    code: 'access-denied', message: 'x-engine-admin-secret/x-engine-access-key required, but not found', status: 401 },
   { name: 'wrong admin secret in hook mode', engine: 'hook', headers: () => ({ 'x-engine-admin-secret': 'nope' }), ...wrongSecret },
 
   // Authorization header
