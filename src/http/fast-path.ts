@@ -43,9 +43,9 @@ async function answer(rt: Runtime, allowed: (origin: string) => string | null, r
   headers.push(['Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length)]);
   if (zip) headers.push(['Content-Encoding', 'gzip']);
   logRequest('POST', '/v1/graphql', status, started, requestId, errorCode, role);
-  // One writeHead with a flat header list, then one end: headers and body leave in one write.
-  const flat: string[] = [];
-  for (const [k, v] of headers) flat.push(k, v);
-  res.writeHead(status, flat);
+  // One writeHead with a header object (no earlier setHeader: node takes it as it is), then one end.
+  const out: Record<string, string> = {};
+  for (const [k, v] of headers) out[k] = v;
+  res.writeHead(status, out);
   res.end(payload);
 }
