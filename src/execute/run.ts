@@ -11,7 +11,7 @@ import type { CompiledSql } from '../sql/builder.js';
 import { compileOperation, compileSequential, splice, type Piece } from '../sql/operation.js';
 import { resolveParams } from '../sql/params.js';
 import { PREVIOUS_RESULT } from '../sql/mutation-statement.js';
-import { cacheFor, planKey } from './plan-cache.js';
+import { cacheFor, planKey, type Lru } from './plan-cache.js';
 import { mapExecutionError } from './pg-errors.js';
 import { parseBody, type GraphQLRequest } from './request.js';
 
@@ -74,13 +74,16 @@ function buildPlan(p: PreparedOperation): Plan {
   return { operation: ir.operation, statements: statement ? [named(statement)] : [], pieces, sequential: false, coerceVariables: p.coerceVariables };
 }
 
-async function planFor(ctx: ExecuteContext, req: GraphQLRequest): Promise<Plan> {
+/** The cached plan (as it is: no promise, no extra microtask on the hot path) or a new one. */
+function planFor(ctx: ExecuteContext, req: GraphQLRequest): Plan | Promise<Plan> {
   const cache = cacheFor<Plan>(ctx.state, ctx.planCacheSize);
   // Backend-only privileges change which insert fields a role has (src/graphql/request/mutation-root.ts).
   const key = planKey(ctx.session.role, req.operationName, req.query) + (ctx.planScope ? `\u0000${ctx.planScope}` : '')
     + (ctx.session.backendOnly ? '\u0000backend-only' : '');
-  const hit = cache.get(key);
-  if (hit) return hit;
+  return cache.get(key) ?? newPlan(ctx, req, cache, key);
+}
+
+async function newPlan(ctx: ExecuteContext, req: GraphQLRequest, cache: Lru<Plan>, key: string): Promise<Plan> {
   const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });
   const plan = buildPlan(prepared);
   // A plan whose shape depended on variable values (Note [Reusable plans]) is used once and not kept.
@@ -101,7 +104,8 @@ async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, valu
 /** Runs one request; returns the response JSON text (`{"data":...}`). Throws EngineError. A websocket transport
  * can reuse it for queries and mutations (subscriptions: src/sql/live.ts). */
 export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
-  const plan = await planFor(ctx, req);
+  const planned = planFor(ctx, req);
+  const plan = planned instanceof Promise ? await planned : planned;
   if (plan.operation === 'subscription') {
     throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
   }
