@@ -1,4 +1,5 @@
 // Load driver: one autocannon run (warm-up, then the measured run) of one query against one target.
+import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 export interface LoadResult {
@@ -12,6 +13,8 @@ export interface LoadResult {
   non2xx: number;
   mismatches: number; // responses whose body differed from the checked one
   durationSeconds: number;
+  /** Server process CPU (user + system) per request in µs: far less sensitive to other load on the machine than req/s. */
+  serverCpuUsPerRequest?: number;
 }
 
 export interface LoadOptions {
@@ -22,6 +25,8 @@ export interface LoadOptions {
   durationSeconds: number;
   /** When set, every response body must equal it (the text checked before the load); others count as mismatches. */
   expectBody?: string;
+  /** The server's pid, to measure its CPU time over the run (Linux /proc). */
+  serverPid?: number | null;
 }
 
 const run = (o: LoadOptions, duration: number) =>
@@ -42,9 +47,26 @@ export async function warmUp(o: LoadOptions): Promise<void> {
 }
 
 /** One measured run. */
+/** CPU seconds (user + system, all threads) a process has used, or null (not Linux, process gone). */
+export function processCpuSeconds(pid: number): number | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14 and 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+  } catch {
+    return null;
+  }
+}
+const CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture Node runs on
+
 export async function measureRun(o: LoadOptions): Promise<LoadResult> {
+  const cpu0 = o.serverPid ? processCpuSeconds(o.serverPid) : null;
   const r = await run(o, o.durationSeconds);
+  const cpu1 = o.serverPid ? processCpuSeconds(o.serverPid) : null;
+  const cpu = cpu0 !== null && cpu1 !== null && r.requests.total > 0 ? ((cpu1 - cpu0) * 1e6) / r.requests.total : undefined;
   return {
+    serverCpuUsPerRequest: cpu,
     requestsPerSecond: r.requests.average,
     latencyP50Ms: r.latency.p50,
     latencyP99Ms: r.latency.p99,
@@ -70,7 +92,7 @@ const median = (xs: number[]) => {
  */
 export function combineRounds(rounds: LoadResult[]): LoadResult & { rounds?: LoadResult[] } {
   if (rounds.length === 1) return rounds[0];
-  const sum = (k: keyof LoadResult) => rounds.reduce((a, r) => a + r[k], 0);
+  const sum = (k: 'requests' | 'errors' | 'timeouts' | 'non2xx' | 'mismatches' | 'durationSeconds') => rounds.reduce((a, r) => a + r[k], 0);
   return {
     requestsPerSecond: median(rounds.map((r) => r.requestsPerSecond)),
     latencyP50Ms: median(rounds.map((r) => r.latencyP50Ms)),
@@ -82,6 +104,7 @@ export function combineRounds(rounds: LoadResult[]): LoadResult & { rounds?: Loa
     non2xx: sum('non2xx'),
     mismatches: sum('mismatches'),
     durationSeconds: sum('durationSeconds'),
+    serverCpuUsPerRequest: rounds.every((r) => r.serverCpuUsPerRequest !== undefined) ? median(rounds.map((r) => r.serverCpuUsPerRequest!)) : undefined,
     rounds,
   };
 }

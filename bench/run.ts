@@ -102,7 +102,7 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
     // Alternate which target goes first (per query and per round) so neither always runs on a cooler machine.
     const first: Target[] = i % 2 === 0 ? ['engine', 'ceiling'] : ['ceiling', 'engine'];
     const present = first.filter((t) => urls[t]);
-    const opts = (t: Target) => ({ url: urls[t]!, body: graphqlBody(q), connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds, expectBody: checkedBodies.get(q.name)?.[t] });
+    const opts = (t: Target) => ({ url: urls[t]!, body: graphqlBody(q), connections: config.connections, warmupSeconds: config.warmupSeconds, durationSeconds: config.durationSeconds, expectBody: checkedBodies.get(q.name)?.[t], serverPid: t === 'engine' ? enginePid : ceilingPid });
     const rounds: Record<Target, LoadResult[]> = { engine: [], ceiling: [] };
     for (const target of present) {
       log('load.warmup', { query: q.name, target, seconds: config.warmupSeconds });
@@ -113,11 +113,13 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
         log('load.start', { query: q.name, target, round, connections: config.connections, duration: config.durationSeconds });
         const r = await measureRun(opts(target));
         rounds[target].push(r);
-        log('load.done', { query: q.name, target, round, rps: r.requestsPerSecond, p50: r.latencyP50Ms, p99: r.latencyP99Ms, non2xx: r.non2xx, mismatches: r.mismatches, errors: r.errors });
+        log('load.done', { query: q.name, target, round, rps: r.requestsPerSecond, p50: r.latencyP50Ms, p99: r.latencyP99Ms, cpuUsPerRequest: r.serverCpuUsPerRequest, non2xx: r.non2xx, mismatches: r.mismatches, errors: r.errors });
       }
     }
     for (const target of present) report[target] = combineRounds(rounds[target]);
     if (report.engine && report.ceiling && report.ceiling.requestsPerSecond > 0) report.ratio = report.engine.requestsPerSecond / report.ceiling.requestsPerSecond;
+    const [ec, cc] = [report.engine?.serverCpuUsPerRequest, report.ceiling?.serverCpuUsPerRequest];
+    if (ec !== undefined && cc !== undefined && cc > 0) report.cpuRatio = ec / cc;
     reports.push(report);
   }
 
