@@ -124,3 +124,14 @@ test('remove_remote_schema and reload_remote_schema', (t) => {
   given(cat).when({ type: 'reload_remote_schema', args: { name: 'rs' } }).throws(t, { code: 'not-exists', message: 'remote schema with name "rs" does not exist' });
   t.deepEqual(fold(emptyMetadata(), run(cat, [remote(), { type: 'remove_remote_schema', args: { name: 'rs' } }])).remote_schemas, []);
 });
+
+test('remove_remote_schema: remote relationships using it are dependents', (t) => {
+  const setup = run(cat, [trackAuthor, remote()]);
+  const m = fold(emptyMetadata(), setup);
+  const withRel = structuredClone(m);
+  withRel.tables['public.author'].remote_relationships = [{ name: 'greeting', definition: { remote_schema: 'rs', hasura_fields: ['id'], remote_field: { hello: { arguments: {} } } } }];
+  const replaced = [{ type: 'metadata_replaced', data: { metadata: withRel } } as const];
+  const err = t.throws(() => run(cat, [{ type: 'remove_remote_schema', args: { name: 'rs' } }], [...setup, ...replaced]));
+  t.is((err as { code?: string }).code, 'dependency-error');
+  t.is(err?.message, 'cannot drop due to the following dependent objects : remote relationship author.greeting');
+});
