@@ -27,7 +27,7 @@ const showInternal = (session: Session, config: ServerConfig): boolean =>
   config.devMode || (session.role === 'admin' && config.adminInternalErrors);
 
 /** One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an array). */
-export async function handleGraphQLRequest(
+export function handleGraphQLRequest(
   ctx: GraphQLRequestContext,
   body: unknown,
 ): Promise<{ status: number; body: string; headers?: Record<string, string> }> {
