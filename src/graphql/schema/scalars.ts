@@ -70,6 +70,8 @@ function parseFailed(message: string, path: string): EngineError {
 }
 
 function boundedInt(v: unknown, raw: string | undefined, bits: 16 | 32 | 64, path: string): void {
+  // The common case, a JSON number that is a safe integer, is checked without the text and BigInt round trip.
+  if (raw === undefined && typeof v === 'number' && Number.isSafeInteger(v) && (bits === 64 || (v >= -(2 ** (bits - 1)) && v < 2 ** (bits - 1)))) return;
   const text = raw ?? String(v);
   const ok = /^-?\d+$/.test(text) && (() => {
     const n = BigInt(text);
