@@ -18,8 +18,11 @@ export type Parsed =
   | { kind: 'enum'; value: unknown; name: string }
   | { kind: 'list'; items: Parsed[] }
   | { kind: 'object'; fields: Array<[string, Parsed]> }
-  /** A variable in a leaf (scalar/enum or list of them) position; `value` is its value in this request. */
-  | { kind: 'variable'; name: string; type: GraphQLInputType; value: Parsed };
+  /**
+   * A variable in a leaf (scalar/enum or list of them) position; `value` is its value in this request. `path` points
+   * inside the variable for a leaf of a variable given in a structural position (Note [Shape-keyed plans]).
+   */
+  | { kind: 'variable'; name: string; type: GraphQLInputType; value: Parsed; path?: Array<string | number> };
 
 export const ve = (message: string, path: string): EngineError => new EngineError('validation-failed', message, { path });
 
@@ -108,6 +111,11 @@ export interface LiteralContext {
   markShaped(): void;
   /** Set when any variable is referenced (leaf use). */
   used: Set<string>;
+  /**
+   * Called for a variable in a structural position (Note [Shape-keyed plans]); its leaves then stay variables (with
+   * paths). Without it, such a variable's value is inlined and the plan marked as shaped.
+   */
+  markStructural?(name: string): void;
 }
 
 const unwrapNonNull = (t: GraphQLInputType): GraphQLInputType => (isNonNullType(t) ? t.ofType : t);
@@ -143,6 +151,10 @@ export function coerceLiteral(type: GraphQLInputType, node: ValueNode, path: str
     }
     lc.used.add(name);
     if (isLeafPosition(type)) return { kind: 'variable', name, type: v.type, value: v.value };
+    if (lc.markStructural) {
+      lc.markStructural(name);
+      return variableShape(v.type, v.value, name, [], []);
+    }
     lc.markShaped();
     return v.value;
   }
@@ -189,6 +201,58 @@ function literalJson(node: ValueNode, path: string): unknown {
     case Kind.VARIABLE:
       throw ve('variables are not allowed in scalars', path);
   }
+}
+
+/*
+ * Note [Shape-keyed plans]
+ * A variable given where an input object or a list of them is expected (`objects: $objects`, `where: $w`) shapes
+ * the statement: its keys, list lengths and nulls decide the SQL. Such a plan is cached per the variable's SHAPE:
+ * the token list `variableShape` writes (object keys in order, list brackets, `n` for null, `s` for a scalar that
+ * stays a `$n` parameter, and the value itself for what is inlined: enums, Booleans, and numbers in exponent
+ * notation, which the translator rewrites). Its leaves become variables with a path into the (coerced) variable, so
+ * requests of the same shape share one prepared statement. The tokens and the tree come from the same walk, so a
+ * value that is inlined is always part of the key. A leaf read through `concrete` still marks the plan as shaped.
+ */
+
+const EXPONENT = /^[+-]?[\d.]+[eE][+-]?\d+$/;
+
+/** The parse tree of a structural variable with its parameter leaves as variables; appends its shape to `out`. */
+export function variableShape(type: GraphQLInputType, p: Parsed, name: string, path: Array<string | number>, out: string[]): Parsed {
+  if (p.kind === 'null') {
+    out.push('n');
+    return p;
+  }
+  const t = unwrapNonNull(type);
+  if (isLeafPosition(t)) {
+    const base = isListType(t) ? unwrapNonNull(t.ofType) : t;
+    const value = p.kind === 'scalar' ? p.value : null;
+    if (isEnumType(base) || (base as GraphQLScalarType).name === 'Boolean' || (typeof value === 'string' && EXPONENT.test(value))) {
+      out.push(`=${JSON.stringify(toJson(p))}`);
+      return p;
+    }
+    out.push('s');
+    return { kind: 'variable', name, type: t, value: p, path };
+  }
+  if (p.kind === 'list' && isListType(t)) {
+    out.push('[');
+    const items = p.items.map((x, i) => variableShape(t.ofType, x, name, [...path, i], out));
+    out.push(']');
+    return { kind: 'list', items };
+  }
+  if (p.kind === 'object' && isInputObjectType(t)) {
+    const defs = t.getFields();
+    out.push('{');
+    const fields = p.fields.map(([k, v]): [string, Parsed] => {
+      out.push(`.${k}`);
+      const def = defs[k];
+      return [k, def ? variableShape(def.type, v, name, [...path, k], out) : v];
+    });
+    out.push('}');
+    return { kind: 'object', fields };
+  }
+  // Not expected from coercion; inline it, with its value in the key.
+  out.push(`=${JSON.stringify(toJson(p))}`);
+  return p;
 }
 
 /** The concrete value behind a parse result: a variable's value is used (and the plan marked as shaped by it). */
