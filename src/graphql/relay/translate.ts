@@ -92,7 +92,7 @@ function targetType(t: Translator, view: TableView, target: OrderByTarget): PgTy
 }
 
 function sliceCount(t: Translator, p: Parsed, name: string, path: string): ValueIR {
-  if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: [], pgType: INT8 };
+  if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: p.path ?? [], pgType: INT8 };
   const c = concrete(p, t.cc.lc);
   const n = c.kind === 'scalar' ? c.json : null;
   if (typeof n !== 'number' || !Number.isInteger(n)) throw ve(`expecting Integer value for "${name}"`, path);

@@ -20,7 +20,7 @@ function limitIR(t: Translator, p: Parsed | undefined, path: string): ValueIR | 
   if (p.kind === 'variable') {
     check(p.value);
     // LIMIT NULL / OFFSET NULL mean no limit, so a null value needs no other plan
-    return { kind: 'variable', name: p.name, path: [], pgType: INT8 };
+    return { kind: 'variable', name: p.name, path: p.path ?? [], pgType: INT8 };
   }
   check(p);
   return { kind: 'literal', value: (p as { value: unknown }).value, pgType: INT8 };

@@ -38,7 +38,7 @@ export function fixedDecimal(text: string): string {
 
 /** A leaf input value: GraphQL variables stay variables (reusable plans), everything else becomes a literal. */
 export function leafValue(t: Translator, p: Parsed, pgType: PgTypeRef): ValueIR {
-  if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: [], pgType };
+  if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: p.path ?? [], pgType };
   const v = plain(t, p);
   if (typeof v === 'string' && /^[+-]?[\d.]+[eE][+-]?\d+$/.test(v)) {
     // The original sends numbers as Haskell shows them (-1E-30 as -1.0e-30: numeric keeps that scale).

@@ -42,7 +42,7 @@ export const colPgType = (c: ColumnInfo, array = c.isArray): PgTypeRef => ({ typ
 
 /** A leaf input as a ValueIR: variables stay variables; lists with variables inside are resolved. */
 export function valueIR(t: Translator, p: Parsed, pgType: PgTypeRef): ValueIR {
-  if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: [], pgType };
+  if (p.kind === 'variable') return { kind: 'variable', name: p.name, path: p.path ?? [], pgType };
   const c = concrete(p, t.cc.lc);
   return { kind: 'literal', value: plain(t, c), pgType };
 }
