@@ -8,7 +8,7 @@ import type { OperationIR, RootFieldIR } from '../ir/types.js';
 import { roleSchema } from './schema/build.js';
 import { relaySchema } from './relay/schema.js';
 import { collectFields, type CollectContext } from './request/collect.js';
-import { toJson, ve, type LiteralContext } from './request/input.js';
+import { toJson, variableShape, ve, type LiteralContext, type VariableInfo } from './request/input.js';
 import { introspectionJson } from './request/introspection.js';
 import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from './request/operation.js';
 import { rootFieldIR, type Translator } from './request/translate.js';
@@ -31,6 +31,11 @@ export interface PreparedOperation {
   ir: OperationIR;
   /** Checks a request's variables against the operation's declarations; returns the values `{kind:'variable'}` reads. */
   coerceVariables(vars: Record<string, unknown> | null | undefined): Record<string, unknown>;
+  /**
+   * Set when the plan is valid for every request whose structural variables have the same shape (Note [Shape-keyed
+   * plans], src/graphql/request/input.ts): coerces as `coerceVariables` and gives that shape as a key.
+   */
+  coerceWithShape?(vars: Record<string, unknown> | null | undefined): { variables: Record<string, unknown>; shape: string };
 }
 
 function parseQuery(query: string): DocumentNode {
@@ -66,8 +71,9 @@ export function prepareOperation(
   }
   const defs = variableDefinitions(rs.schema, op);
   const variables = checkVariables(defs, request.variables);
-  let reusable = true;
-  const lc: LiteralContext = { variables, markShaped: () => { reusable = false; }, used: new Set() };
+  let shaped = false;
+  const structural = new Set<string>();
+  const lc: LiteralContext = { variables, markShaped: () => { shaped = true; }, used: new Set(), markStructural: (n) => { structural.add(n); } };
   const cc: CollectContext = { fragments: fragmentsOf(doc), lc };
   const t: Translator = { rs, cc, stringifyNumeric: options.stringifyNumeric ?? false, perm: new Map() };
   const fields = collectFields(root, [{ selectionSet: op.selectionSet, path: '$.selectionSet', fragStack: [] }], cc);
@@ -77,7 +83,7 @@ export function prepareOperation(
     if (f.name === '__typename') {
       out.push([f.alias, { kind: 'typename', name: rootName }]);
     } else if (f.name === '__schema' || f.name === '__type') {
-      if (JSON.stringify(f.nodes).includes('"Variable"')) reusable = false;
+      if (JSON.stringify(f.nodes).includes('"Variable"')) shaped = true;
       out.push([f.alias, { kind: 'raw', json: introspectionJson(rs, f, cc, op, doc, request.variables) }]);
     } else if (f.name === 'no_queries_available') {
       out.push([f.alias, { kind: 'raw', json: JSON.stringify('There are no queries available to the current role.') }]);
@@ -89,11 +95,29 @@ export function prepareOperation(
       out.push([f.alias, rootFieldIR(t, meta, f)]);
     }
   }
+  const values = (checked: Map<string, VariableInfo>): Record<string, unknown> =>
+    Object.fromEntries([...checked].map(([k, v]) => [k, toJson(v.value)]));
+  const shapeVars = [...structural].sort();
+  const shapeOf = (checked: Map<string, VariableInfo>): string => {
+    const tokens: string[] = [];
+    for (const name of shapeVars) {
+      const v = checked.get(name);
+      tokens.push(`$${name}`);
+      if (v) variableShape(v.type, v.value, name, [], tokens);
+    }
+    // NUL never occurs in a token (JSON escapes it; names are GraphQL names), so the joined key is unambiguous.
+    return tokens.join('\u0000');
+  };
   return {
-    ir: { operation: op.operation, fields: out, reusable },
-    coerceVariables(vars) {
-      const checked = checkVariables(defs, vars);
-      return Object.fromEntries([...checked].map(([k, v]) => [k, toJson(v.value)]));
-    },
+    ir: { operation: op.operation, fields: out, reusable: !shaped && structural.size === 0 },
+    coerceVariables: (vars) => values(checkVariables(defs, vars)),
+    ...(!shaped && structural.size > 0
+      ? {
+        coerceWithShape: (vars: Record<string, unknown> | null | undefined) => {
+          const checked = checkVariables(defs, vars);
+          return { variables: values(checked), shape: shapeOf(checked) };
+        },
+      }
+      : {}),
   };
 }
