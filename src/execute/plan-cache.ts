@@ -1,5 +1,5 @@
 // The query plan cache: per state (so a metadata change starts afresh), an LRU map from
-// (role, operationName, query text) to the compiled statement and the variable coercer.
+// (role, operationName, query text) to the compiled statement and the variable coercer; plus plans per variable shape.
 import type { EngineState } from '../cache/state.js';
 
 export class Lru<V> {
@@ -42,6 +42,21 @@ export function cacheFor<V>(state: EngineState, capacity: number): Lru<V> {
   if (c === undefined) {
     c = new Lru<unknown>(capacity);
     byState.set(state, c);
+  }
+  return c as Lru<V>;
+}
+
+const shapesByState = new WeakMap<EngineState, Lru<unknown>>();
+
+/**
+ * Plans keyed by (plan key, variables' shape) for operations whose structural variables shape the statement
+ * (Note [Shape-keyed plans], src/graphql/request/input.ts); bounded like the plan cache, kept apart from it.
+ */
+export function shapeCacheFor<V>(state: EngineState, capacity: number): Lru<V> {
+  let c = shapesByState.get(state);
+  if (c === undefined) {
+    c = new Lru<unknown>(capacity);
+    shapesByState.set(state, c);
   }
   return c as Lru<V>;
 }
