@@ -11,7 +11,7 @@ import type { CompiledSql } from '../sql/builder.js';
 import { compileOperation, compileSequential, splice, type Piece } from '../sql/operation.js';
 import { resolveParams } from '../sql/params.js';
 import { PREVIOUS_RESULT } from '../sql/mutation-statement.js';
-import { cacheFor, planKey, type Lru } from './plan-cache.js';
+import { cacheFor, planKey, shapeCacheFor, type Lru } from './plan-cache.js';
 import { mapExecutionError } from './pg-errors.js';
 import { parseBody, type GraphQLRequest } from './request.js';
 
@@ -20,6 +20,8 @@ export interface PreparedOperation {
   ir: OperationIR;
   /** Validates and coerces request variables against the operation's declarations (throws EngineError). */
   coerceVariables(vars: Record<string, unknown> | null): Record<string, unknown>;
+  /** Set when the plan holds for every request of the same variable shape (Note [Shape-keyed plans]). */
+  coerceWithShape?(vars: Record<string, unknown> | null): { variables: Record<string, unknown>; shape: string };
 }
 
 export type PrepareFn = (
@@ -63,9 +65,19 @@ interface Plan {
 const namedStatement = (c: CompiledSql): Statement => ({ ...c, name: `e_${createHash('sha1').update(c.text).digest('base64url').slice(0, 27)}` });
 const unnamed = (c: CompiledSql): Statement => ({ ...c, name: undefined });
 
+/** The plan-cache entry of an operation whose plans are kept per variable shape (in the shape cache). */
+interface ShapeKeyed {
+  coerceWithShape: NonNullable<PreparedOperation['coerceWithShape']>;
+}
+
+type Entry = Plan | ShapeKeyed;
+
+/** A shape-keyed plan for one request: its variables were already coerced (to compute the shape). */
+const withVariables = (plan: Plan, variables: Record<string, unknown>): Plan => ({ ...plan, coerceVariables: () => variables });
+
 function buildPlan(p: PreparedOperation): Plan {
   const { ir } = p;
-  const named = ir.reusable ? namedStatement : unnamed;
+  const named = ir.reusable || p.coerceWithShape ? namedStatement : unnamed;
   if (ir.operation === 'mutation') {
     const { statements, pieces } = compileSequential(ir);
     return { operation: ir.operation, statements: statements.map(named), pieces, sequential: true, coerceVariables: p.coerceVariables };
@@ -76,18 +88,31 @@ function buildPlan(p: PreparedOperation): Plan {
 
 /** The cached plan (as it is: no promise, no extra microtask on the hot path) or a new one. */
 function planFor(ctx: ExecuteContext, req: GraphQLRequest): Plan | Promise<Plan> {
-  const cache = cacheFor<Plan>(ctx.state, ctx.planCacheSize);
+  const cache = cacheFor<Entry>(ctx.state, ctx.planCacheSize);
   // Backend-only privileges change which insert fields a role has (src/graphql/request/mutation-root.ts).
   const key = planKey(ctx.session.role, req.operationName, req.query) + (ctx.planScope ? `\u0000${ctx.planScope}` : '')
     + (ctx.session.backendOnly ? '\u0000backend-only' : '');
-  return cache.get(key) ?? newPlan(ctx, req, cache, key);
+  const hit = cache.get(key);
+  if (hit === undefined) return newPlan(ctx, req, cache, key);
+  if (!('coerceWithShape' in hit)) return hit;
+  // Note [Shape-keyed plans]: the same text with variables of the same shape compiles to the same statement.
+  const { variables, shape } = hit.coerceWithShape(req.variables);
+  const plan = shapeCacheFor<Plan>(ctx.state, ctx.planCacheSize).get(`${key}\u0000${shape}`);
+  return plan ? withVariables(plan, variables) : newPlan(ctx, req, cache, key);
 }
 
-async function newPlan(ctx: ExecuteContext, req: GraphQLRequest, cache: Lru<Plan>, key: string): Promise<Plan> {
+async function newPlan(ctx: ExecuteContext, req: GraphQLRequest, cache: Lru<Entry>, key: string): Promise<Plan> {
   const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });
   const plan = buildPlan(prepared);
-  // A plan whose shape depended on variable values (Note [Reusable plans]) is used once and not kept.
-  if (prepared.ir.reusable) cache.set(key, plan);
+  if (prepared.ir.reusable) {
+    cache.set(key, plan);
+  } else if (prepared.coerceWithShape) {
+    const { variables, shape } = prepared.coerceWithShape(req.variables);
+    cache.set(key, { coerceWithShape: prepared.coerceWithShape });
+    shapeCacheFor<Plan>(ctx.state, ctx.planCacheSize).set(`${key}\u0000${shape}`, plan);
+    return withVariables(plan, variables);
+  }
+  // Otherwise the plan depended on variable values (Note [Reusable plans]): it is used once and not kept.
   return plan;
 }
 
@@ -189,7 +214,10 @@ export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promis
 }
 
 /** Plan cache counters of a state (tests, debugging). */
-export function planCacheStats(state: EngineState, capacity = 4000): { hits: number; misses: number; size: number } {
-  const c = cacheFor<Plan>(state, capacity);
-  return { hits: c.hits, misses: c.misses, size: c.size };
+export function planCacheStats(
+  state: EngineState, capacity = 4000,
+): { hits: number; misses: number; size: number; shapeHits: number; shapeMisses: number; shapeSize: number } {
+  const c = cacheFor<Entry>(state, capacity);
+  const s = shapeCacheFor<Plan>(state, capacity);
+  return { hits: c.hits, misses: c.misses, size: c.size, shapeHits: s.hits, shapeMisses: s.misses, shapeSize: s.size };
 }
