@@ -165,7 +165,7 @@ test('IR: a select with where, order_by through a relationship, limit, offset, d
   );
 });
 
-test('IR: variables in leaf positions stay variables; a variable giving a whole object makes the plan single-use', (t) => {
+test('IR: variables in leaf positions stay variables; a variable giving a whole object keys the plan by its shape', (t) => {
   const leaf = prep(e, admin, { query: 'query ($n: String, $l: Int) { author(where: {name: {_eq: $n}}, limit: $l) { id } }', variables: { n: 'A1' } });
   t.true(leaf.ir.reusable);
   const sel = (leaf.ir.fields[0][1] as { kind: 'select'; select: { args: { where: unknown; limit: unknown } } }).select;
@@ -173,7 +173,21 @@ test('IR: variables in leaf positions stay variables; a variable giving a whole 
   t.like(sel.args.limit, { kind: 'variable', name: 'l' });
   const whole = prep(e, admin, { query: 'query ($w: author_bool_exp) { author(where: $w) { id } }', variables: { w: { id: { _eq: 2 } } } });
   t.false(whole.ir.reusable);
-  t.like(whole.ir.fields[0][1], { kind: 'select', select: { args: { where: { kind: 'column', column: 'id', op: '_eq', value: { kind: 'literal', value: '2' } } } } });
+  // its leaves are paths into the variable (Note [Shape-keyed plans]); the plan holds for the same shape
+  t.deepEqual((whole.ir.fields[0][1] as { kind: 'select'; select: { args: { where: unknown } } }).select.args.where,
+    { kind: 'column', column: 'id', op: '_eq', value: { kind: 'variable', name: 'w', path: ['id', '_eq'], pgType: { type: 'int4', typeSchema: 'pg_catalog', array: false } } });
+  const shape = (w: unknown) => whole.coerceWithShape!({ w }).shape;
+  t.is(shape({ id: { _eq: 2 } }), shape({ id: { _eq: 5 } }));
+  t.deepEqual(whole.coerceWithShape!({ w: { id: { _eq: 5 } } }).variables, { w: { id: { _eq: '5' } } });
+  t.not(shape({ id: { _eq: 2 } }), shape({ id: { _eq: null } }));
+  t.not(shape({ id: { _eq: 2 } }), shape({ id: { _gt: 2 } }));
+  t.not(shape({ id: { _eq: 2 } }), shape({ id: { _eq: 2, _lt: 3 } }));
+  t.not(shape({ _or: [{ id: { _eq: 2 } }] }), shape({ _or: [{ id: { _eq: 2 } }, { id: { _eq: 2 } }] }));
+  t.is(leaf.coerceWithShape, undefined, 'a reusable plan needs no shape');
+  // a leaf variable read for its value still makes the plan single-use
+  const dir = prep(e, admin, { query: 'query ($d: Boolean!) { author @include(if: $d) { id } }', variables: { d: true } });
+  t.false(dir.ir.reusable);
+  t.is(dir.coerceWithShape, undefined);
 });
 
 test('IR: permissions are baked in (filter with session variables, relationship filters, limit)', (t) => {
