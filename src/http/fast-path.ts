@@ -3,6 +3,7 @@
 import type http from 'node:http';
 import { gzipSync } from 'node:zlib';
 import { metadataErrorBody } from '../core/errors.js';
+import { log } from '../core/log.js';
 import type { Runtime } from './runtime.js';
 import { serveGraphQL } from './routes/graphql.js';
 import { GZIP_MIN_LENGTH, acceptsGzip, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
@@ -11,7 +12,15 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function graphqlFastPath(rt: Runtime): (req: http.IncomingMessage, res: http.ServerResponse) => void {
   const allowed = corsPolicy(rt);
-  return (req, res) => void answer(rt, allowed, req, res);
+  return (req, res) => {
+    // What koa's own error handler does with an error its middleware let through (none is expected here).
+    answer(rt, allowed, req, res).catch((e: unknown) => {
+      log.error('http-error', { error: e });
+      if (res.headersSent) return void res.destroy();
+      res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8', 'Content-Length': '21' });
+      res.end('Internal Server Error');
+    });
+  };
 }
 
 async function answer(rt: Runtime, allowed: (origin: string) => string | null, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
