@@ -107,7 +107,7 @@ test.serial('as a process: spawn to healthy', async (t) => {
     t.is(h.status, 200);
     t.log(`process start-up (node + tsx + engine) to healthy with ${TOTAL} events: ${ms.toFixed(0)} ms`);
     // Node + tsx start-up dominates and varies with machine load: reported, with only a hang guard.
-    t.true(ms < 20000, `${ms.toFixed(0)} ms`);
+    t.true(ms < 60000, `${ms.toFixed(0)} ms`);
   } finally {
     await child.stop();
   }
