@@ -103,7 +103,7 @@ export function prepareOperation(
     for (const name of shapeVars) {
       const v = checked.get(name);
       tokens.push(`$${name}`);
-      if (v) variableShape(v.type, v.value, name, [], tokens);
+      if (v) variableShape(v.type, v.value, name, null, tokens);
     }
     // NUL never occurs in a token (JSON escapes it; names are GraphQL names), so the joined key is unambiguous.
     return tokens.join('\u0000');

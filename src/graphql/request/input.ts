@@ -216,8 +216,11 @@ function literalJson(node: ValueNode, path: string): unknown {
 
 const EXPONENT = /^[+-]?[\d.]+[eE][+-]?\d+$/;
 
-/** The parse tree of a structural variable with its parameter leaves as variables; appends its shape to `out`. */
-export function variableShape(type: GraphQLInputType, p: Parsed, name: string, path: Array<string | number>, out: string[]): Parsed {
+/**
+ * The parse tree of a structural variable with its parameter leaves as variables; appends its shape to `out`.
+ * With `path` null only the shape is written (a cache lookup) and `p` is returned as it is.
+ */
+export function variableShape(type: GraphQLInputType, p: Parsed, name: string, path: Array<string | number> | null, out: string[]): Parsed {
   if (p.kind === 'null') {
     out.push('n');
     return p;
@@ -231,13 +234,13 @@ export function variableShape(type: GraphQLInputType, p: Parsed, name: string, p
       return p;
     }
     out.push('s');
-    return { kind: 'variable', name, type: t, value: p, path };
+    return path ? { kind: 'variable', name, type: t, value: p, path } : p;
   }
   if (p.kind === 'list' && isListType(t)) {
     out.push('[');
-    const items = p.items.map((x, i) => variableShape(t.ofType, x, name, [...path, i], out));
+    const items = p.items.map((x, i) => variableShape(t.ofType, x, name, path && [...path, i], out));
     out.push(']');
-    return { kind: 'list', items };
+    return path ? { kind: 'list', items } : p;
   }
   if (p.kind === 'object' && isInputObjectType(t)) {
     const defs = t.getFields();
@@ -245,10 +248,10 @@ export function variableShape(type: GraphQLInputType, p: Parsed, name: string, p
     const fields = p.fields.map(([k, v]): [string, Parsed] => {
       out.push(`.${k}`);
       const def = defs[k];
-      return [k, def ? variableShape(def.type, v, name, [...path, k], out) : v];
+      return [k, def ? variableShape(def.type, v, name, path && [...path, k], out) : v];
     });
     out.push('}');
-    return { kind: 'object', fields };
+    return path ? { kind: 'object', fields } : p;
   }
   // Not expected from coercion; inline it, with its value in the key.
   out.push(`=${JSON.stringify(toJson(p))}`);
