@@ -75,9 +75,15 @@ type Entry = Plan | ShapeKeyed;
 /** A shape-keyed plan for one request: its variables were already coerced (to compute the shape). */
 const withVariables = (plan: Plan, variables: Record<string, unknown>): Plan => ({ ...plan, coerceVariables: () => variables });
 
-function buildPlan(p: PreparedOperation): Plan {
+/**
+ * Shapes longer than this (characters) are not kept: each kept shape is a prepared statement on every connection,
+ * so a client sending ever larger object lists gets one-off statements rather than a pile of big prepared ones.
+ */
+const MAX_SHAPE = 16384;
+
+function buildPlan(p: PreparedOperation, keep: boolean): Plan {
   const { ir } = p;
-  const named = ir.reusable || p.coerceWithShape ? namedStatement : unnamed;
+  const named = keep ? namedStatement : unnamed;
   if (ir.operation === 'mutation') {
     const { statements, pieces } = compileSequential(ir);
     return { operation: ir.operation, statements: statements.map(named), pieces, sequential: true, coerceVariables: p.coerceVariables };
@@ -103,17 +109,21 @@ function planFor(ctx: ExecuteContext, req: GraphQLRequest): Plan | Promise<Plan>
 
 async function newPlan(ctx: ExecuteContext, req: GraphQLRequest, cache: Lru<Entry>, key: string): Promise<Plan> {
   const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });
-  const plan = buildPlan(prepared);
   if (prepared.ir.reusable) {
+    const plan = buildPlan(prepared, true);
     cache.set(key, plan);
-  } else if (prepared.coerceWithShape) {
+    return plan;
+  }
+  if (prepared.coerceWithShape) {
     const { variables, shape } = prepared.coerceWithShape(req.variables);
+    const keep = shape.length <= MAX_SHAPE;
+    const plan = buildPlan(prepared, keep);
     cache.set(key, { coerceWithShape: prepared.coerceWithShape });
-    shapeCacheFor<Plan>(ctx.state, ctx.planCacheSize).set(`${key}\u0000${shape}`, plan);
+    if (keep) shapeCacheFor<Plan>(ctx.state, ctx.planCacheSize).set(`${key}\u0000${shape}`, plan);
     return withVariables(plan, variables);
   }
   // Otherwise the plan depended on variable values (Note [Reusable plans]): it is used once and not kept.
-  return plan;
+  return buildPlan(prepared, false);
 }
 
 async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, values: unknown[]): Promise<unknown[] | null> {
