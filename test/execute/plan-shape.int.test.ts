@@ -142,3 +142,14 @@ test.serial('numbers in exponent notation inside a structural variable are part 
   const d = await e.graphql({ query: q, variables: { o: [{ name: 'e4', price: 8 }] } });
   t.deepEqual([a.body, b.body, c.body, d.body].map((x) => (x as { data: { insert_parent: { returning: Array<{ price: string }> } } }).data.insert_parent.returning[0].price), ['100.0', '2000.0', '7', '8']);
 });
+
+test.serial('a very large shape is run once and not kept', async (t) => {
+  const q = 'mutation ($o: [parent_insert_input!]!) { insert_parent(objects: $o) { affected_rows } }';
+  const objects = (n: number, p: string) => Array.from({ length: n }, (_, i) => ({ name: `${p}${i}`, score: i }));
+  const before = stats();
+  const a = await e.graphql({ query: q, variables: { o: objects(1000, 'big') } });
+  const b = await e.graphql({ query: q, variables: { o: objects(1000, 'bigger') } });
+  t.deepEqual([a.body, b.body], [{ data: { insert_parent: { affected_rows: 1000 } } }, { data: { insert_parent: { affected_rows: 1000 } } }]);
+  t.is(stats().shapeSize, before.shapeSize);
+  t.is(delta(before).hits, 0);
+});
