@@ -215,7 +215,8 @@ export interface OperationIR {
   /**
    * Note [Reusable plans]: true when GraphQL variables appear only where a ValueIR can carry them, so the compiled
    * SQL is valid for any variable values; false when a variable shaped the statement (e.g. a whole `where` or
-   * `order_by` passed as a variable), and the plan may only be cached per variable values.
+   * `order_by` passed as a variable): such a plan is cached per the variables' shape instead (Note [Shape-keyed
+   * plans] in src/graphql/request/input.ts).
    */
   reusable: boolean;
 }
