@@ -2,7 +2,7 @@
 // the stored shapes. Validation against each other and Postgres happens in decide (custom types) and in the
 // schema-cache build (actions).
 import { z } from 'zod';
-import { nonEmptyText, tableName } from './commands.js';
+import { headerConf, nonEmptyText, tableName } from './commands.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 const graphqlName = z.string().refine((s) => GRAPHQL_NAME.test(s), { message: 'not a valid GraphQL name' });
@@ -15,25 +15,12 @@ export const graphqlType = z.string().refine((s) => /^\s*(\[\s*)*[_A-Za-z][_0-9A
 export const baseTypeName = (t: string): string => t.replace(/[[\]!\s]/g, '');
 export const isListType = (t: string): boolean => t.includes('[');
 
-const header = z
-  .object({ name: z.string(), value: z.string().optional(), value_from_env: z.string().optional() })
-  .superRefine((h, ctx) => {
-    if ((h.value === undefined) === (h.value_from_env === undefined)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expecting exactly one of "value" and "value_from_env"' });
-    } else if (h.value_from_env?.startsWith('ENGINE_GRAPHQL_')) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        message: `env variables starting with "ENGINE_GRAPHQL_" are not allowed in value_from_env: ${h.value_from_env}`,
-      });
-    }
-  });
-
 export const actionDefinition = z
   .object({
     arguments: z.array(z.object({ name: graphqlName, type: graphqlType, description })).nullable().optional(),
     output_type: graphqlType,
     kind: z.enum(['synchronous', 'asynchronous']).optional(),
-    headers: z.array(header).nullable().optional(),
+    headers: z.array(headerConf).nullable().optional(),
     forward_client_headers: z.boolean().optional(),
     handler: z.string(),
     type: z.string().optional(),
@@ -51,7 +38,7 @@ export const actionDefinition = z
       output_type: d.output_type,
       // A query action has no kind (a given one is ignored).
       ...(type === 'mutation' ? { kind: d.kind ?? 'synchronous' } : {}),
-      headers: (d.headers ?? []).map((h) => (h.value !== undefined ? { name: h.name, value: h.value } : { name: h.name, value_from_env: h.value_from_env! })),
+      headers: d.headers ?? [],
       forward_client_headers: d.forward_client_headers ?? false,
       handler: d.handler,
       type,

@@ -310,3 +310,20 @@ export const queryEnvelope = z.object({
 });
 
 export type RunSqlArgs = z.output<typeof args.run_sql>;
+
+/** A header sent to a webhook or remote: exactly one of a value and an env var (event triggers, remote schemas, actions). */
+export const headerConf = z
+  .object({ name: z.string(), value: z.string().optional(), value_from_env: z.string().optional() })
+  .superRefine((h, ctx) => {
+    if ((h.value === undefined) === (h.value_from_env === undefined)) {
+      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expecting exactly one of "value" and "value_from_env"' });
+    } else if (h.value_from_env?.startsWith('ENGINE_GRAPHQL_')) {
+      ctx.addIssue({
+        code: z.ZodIssueCode.custom,
+        message: `env variables starting with "ENGINE_GRAPHQL_" are not allowed in value_from_env: ${h.value_from_env}`,
+      });
+    }
+  })
+  .transform((h): HeaderConf => (h.value !== undefined ? { name: h.name, value: h.value } : { name: h.name, value_from_env: h.value_from_env! }));
+
+export type HeaderConf = { name: string; value: string } | { name: string; value_from_env: string };

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
-import { decode, nonEmptyText, tableName } from '../commands.js';
+import { decode, headerConf, nonEmptyText, tableName, type HeaderConf } from '../commands.js';
 import { ev, type Event, type Metadata } from '../types.js';
 import { q, qt, trackedTable, type DecideContext } from './common.js';
 
@@ -16,22 +16,6 @@ export const MAX_TRIGGER_NAME_LENGTH = 42;
 
 const subColumns = z.union([z.literal('*'), z.array(z.string())]);
 const opSpec = z.object({ columns: subColumns, payload: subColumns.nullable().optional() });
-
-export const headerConf = z
-  .object({ name: z.string(), value: z.string().optional(), value_from_env: z.string().optional() })
-  .superRefine((h, ctx) => {
-    if ((h.value === undefined) === (h.value_from_env === undefined)) {
-      ctx.addIssue({ code: z.ZodIssueCode.custom, message: 'expecting exactly one of "value" and "value_from_env"' });
-    } else if (h.value_from_env?.startsWith('ENGINE_GRAPHQL_')) {
-      ctx.addIssue({
-        code: z.ZodIssueCode.custom,
-        message: `env variables starting with "ENGINE_GRAPHQL_" are not allowed in value_from_env: ${h.value_from_env}`,
-      });
-    }
-  })
-  .transform((h): HeaderConf => (h.value !== undefined ? { name: h.name, value: h.value } : { name: h.name, value_from_env: h.value_from_env! }));
-
-export type HeaderConf = { name: string; value: string } | { name: string; value_from_env: string };
 
 const retryConf = z.object({
   num_retries: z.number().int(),

@@ -7,7 +7,7 @@ import { displayName } from '../../src/core/names.js';
 import { decode, nonEmptyText } from '../commands.js';
 import { ev, type Event, type Metadata } from '../types.js';
 import { q, type DecideContext } from './common.js';
-import { headerConf, type HeaderConf } from './event-triggers.js';
+import { headerConf, type HeaderConf } from '../commands.js';
 
 const remoteDef = z.object({
   url: z.string().nullable().optional(),
