@@ -16,9 +16,8 @@ import { mutationFields } from '../schema/mutation.js';
 import { mutationFieldMetas } from '../schema/mutation-access.js';
 import { desc, quoted, rootFieldNames } from '../schema/names.js';
 import type { RootFieldMeta } from '../schema/root.js';
-import { argsArgument, computedField, functionArgsType, selectArgs } from '../schema/select.js';
-import { isJsonType } from '../schema/scalars.js';
-import { columnType, named, sortedMap } from '../schema/types.js';
+import { argsArgument, columnField, computedField, functionArgsType, selectArgs } from '../schema/select.js';
+import { named, sortedMap } from '../schema/types.js';
 import { connectionRootField, nodeRootField, relayTableField } from './translate.js';
 
 /** Primary key columns of a table (all of them, whatever the role's column permissions: the id carries them). */
@@ -89,13 +88,7 @@ export function relayObjectType(ctx: RoleContext, view: TableView): GraphQLObjec
     fields: () => {
       const f: Array<[string, GraphQLFieldConfig<unknown, unknown>]> = [];
       f.push(['id', { type: new GraphQLNonNull(GraphQLID) }]);
-      for (const c of view.columns) {
-        if (c.graphqlName === 'id') continue;
-        const t = columnType(ctx, c);
-        const args: GraphQLFieldConfigArgumentMap = isJsonType(c.type) && !c.isArray
-          ? { path: { type: GraphQLString, description: 'JSON select path' } } : {};
-        f.push([c.graphqlName, { type: c.nullable ? t : new GraphQLNonNull(t), args, description: c.comment ?? undefined }]);
-      }
+      for (const c of view.columns) if (c.graphqlName !== 'id') f.push([c.graphqlName, columnField(ctx, c)]);
       for (const [n, r] of view.objectRels) {
         f.push([n, { type: relayObjectType(ctx, r.remote), description: r.rel.comment ?? desc.objRel }]);
       }

@@ -6,6 +6,7 @@ import {
 } from 'graphql';
 import { graphqlBaseName, type QualifiedName } from '../../core/names.js';
 import type { PgFunctionArg } from '../../catalog/types.js';
+import type { ColumnInfo } from '../../cache/types.js';
 import type { ComputedView, RoleContext, TableView } from './context.js';
 import { aggregateType } from './aggregate.js';
 import { boolExpType } from './boolexp.js';
@@ -70,6 +71,14 @@ export function computedField(ctx: RoleContext, cv: ComputedView): GraphQLFieldC
   return { type, args: { ...argsArg, ...selectArgs(ctx, remote) }, description };
 }
 
+/** A column as an object field: its scalar (non-null when the column is), and `path` for json columns. */
+export function columnField(ctx: RoleContext, c: ColumnInfo): GraphQLFieldConfig<unknown, unknown> {
+  const t = columnType(ctx, c);
+  const args: GraphQLFieldConfigArgumentMap = isJsonType(c.type) && !c.isArray
+    ? { path: { type: GraphQLString, description: 'JSON select path' } } : {};
+  return { type: c.nullable ? t : new GraphQLNonNull(t), args, description: c.comment ?? undefined };
+}
+
 export function tableObjectType(ctx: RoleContext, view: TableView): GraphQLObjectType {
   const name = view.names.object;
   return named(ctx, name, () => new GraphQLObjectType({
@@ -77,12 +86,7 @@ export function tableObjectType(ctx: RoleContext, view: TableView): GraphQLObjec
     description: desc.table(view.info),
     fields: () => {
       const f: Array<[string, GraphQLFieldConfig<unknown, unknown>]> = [];
-      for (const c of view.columns) {
-        const t = columnType(ctx, c);
-        const args: GraphQLFieldConfigArgumentMap = isJsonType(c.type) && !c.isArray
-          ? { path: { type: GraphQLString, description: 'JSON select path' } } : {};
-        f.push([c.graphqlName, { type: c.nullable ? t : new GraphQLNonNull(t), args, description: c.comment ?? undefined }]);
-      }
+      for (const c of view.columns) f.push([c.graphqlName, columnField(ctx, c)]);
       for (const [n, r] of view.objectRels) {
         f.push([n, { type: tableObjectType(ctx, r.remote), description: r.rel.comment ?? desc.objRel }]);
       }
