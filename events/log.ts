@@ -149,6 +149,36 @@ export async function readFrom(client: pg.ClientBase, afterSeq: number, limit?: 
   return r.rows.map(toEvent);
 }
 
+/** Events with afterSeq < seq <= upTo, in order (the history's export at a version folds these). */
+export async function readRange(client: pg.ClientBase, afterSeq: number, upTo: number): Promise<LoggedEvent[]> {
+  const r = await client.query<LogRow>(
+    `SELECT seq, type, data, meta, created_at, instance_id FROM ${CATALOG_SCHEMA}.metadata_log
+     WHERE seq > $1 AND seq <= $2 ORDER BY seq`,
+    [afterSeq, upTo],
+  );
+  return r.rows.map(toEvent);
+}
+
+/** One page of the log, newest first (the history list). */
+export async function readPageNewestFirst(client: pg.ClientBase, offset: number, limit: number): Promise<LoggedEvent[]> {
+  const r = await client.query<LogRow>(
+    `SELECT seq, type, data, meta, created_at, instance_id FROM ${CATALOG_SCHEMA}.metadata_log
+     ORDER BY seq DESC OFFSET $1 LIMIT $2`,
+    [offset, limit],
+  );
+  return r.rows.map(toEvent);
+}
+
+/** The newest snapshot taken at or before `seq` (null when there is none). */
+export async function snapshotAtOrBefore(client: pg.ClientBase, seq: number): Promise<Snapshot | null> {
+  const r = await client.query<{ seq: string; metadata: unknown }>(
+    `SELECT seq, metadata FROM ${CATALOG_SCHEMA}.metadata_snapshot WHERE seq <= $1 ORDER BY seq DESC LIMIT 1`,
+    [seq],
+  );
+  const row = r.rows[0];
+  return row ? { seq: Number(row.seq), metadata: row.metadata } : null;
+}
+
 /** Seq of the newest event (0 when the log is empty). */
 export async function headSeq(client: pg.ClientBase): Promise<number> {
   const r = await client.query<{ s: string | null }>(`SELECT max(seq) AS s FROM ${CATALOG_SCHEMA}.metadata_log`);

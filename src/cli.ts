@@ -1,4 +1,4 @@
-// Command line: `engine serve` (default), `engine version`, `engine history export|replay`, `--help`.
+// Command line: `engine serve` (default), `engine version`, `engine history export|replay|list|show|diff`, `--help`.
 // Settings come from flags and ENGINE_GRAPHQL_* env vars (src/config.ts); a bad value exits with one line.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
@@ -19,6 +19,7 @@ import {
   type LoggedEvent,
 } from '../events/log.js';
 import { projector } from './sync/projector.js';
+import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history-cli.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
@@ -28,6 +29,7 @@ usage:
   engine history export [--output FILE]         write the metadata log as JSON lines (stdout by default)
   engine history replay FILE --database-url URL apply an exported log to an empty database:
                                                 runs run_sql's SQL in order and rebuilds the metadata
+${HISTORY_USAGE}
 
 With no database URL, an embedded Postgres is started under --data-dir.
 A flag takes precedence over its environment variable.
@@ -41,7 +43,7 @@ export async function main(argv: readonly string[], env: Record<string, string |
   let args;
   let config: ServerConfig;
   try {
-    args = splitArgs(argv, ['output']);
+    args = splitArgs(argv, ['output', ...HISTORY_FLAGS]);
     if (args.help) {
       process.stdout.write(USAGE + '\n');
       return 0;
@@ -69,7 +71,8 @@ export async function main(argv: readonly string[], env: Record<string, string |
         return historyExport(config, typeof output === 'string' ? output : undefined);
       }
       if (sub === 'replay' && rest.length === 1) return historyReplay(config, rest[0]);
-      return usageError('usage: engine history export [--output FILE] | engine history replay FILE --database-url URL');
+      if (sub === 'list' || sub === 'show' || sub === 'diff') return historyCommand(sub, rest, args.unknown, (run) => withDatabase(config, run));
+      return usageError('usage: engine history export [--output FILE] | replay FILE --database-url URL | list | show --at N | diff A [B]');
     }
     default:
       return usageError(`unknown command ${command}`);

@@ -22,6 +22,7 @@ import { runSql, type RunSqlResult } from './run-sql.js';
 import { registeredHandler, type QueryHandler } from './handlers.js';
 import { checkFamilyCommand, checkReplacedMetadata } from './families.js';
 import './dml/index.js'; // registers the v1 DML operations (select, count, insert, update, delete)
+import './history.js'; // registers the history operations (engine_history_list, _export, _diff)
 
 export type { QueryHandler, QueryHandlerContext } from './handlers.js';
 
