@@ -107,13 +107,13 @@ function importedKey(key: KeyObject, alg: string): Promise<CryptoKey | null> {
   return p;
 }
 
-/** Keys the token's alg may be checked against: for an inline key, only its family (HS secret; RS or PS public key). */
+/** Keys the token's alg may be checked against: an inline key only for its configured `type`, a JWK only for its `alg` (when set). */
 async function candidateKeys(config: JwtConfig, header: Record<string, unknown>, deps: JwtDeps): Promise<(CryptoKey | Uint8Array)[]> {
   const alg = header.alg as string;
   const src = config.source;
   if (src.kind === 'key') {
-    const ok = src.family === 'HS' ? alg.startsWith('HS') : alg.startsWith('RS') || alg.startsWith('PS');
-    const key = ok ? await importedKey(src.key, alg) : null;
+    // The configured algorithm is the only one accepted (an HS512 token against an HS256 key is refused).
+    const key = alg === src.type ? await importedKey(src.key, alg) : null;
     return key ? [key] : [];
   }
   const store = deps.jwks;

@@ -182,6 +182,13 @@ const cases: Case[] = [
     headers: () => bearer(hsToken(userClaims({ aud: 'app-1', iss: 'https://issuer.test' }), ctx.rsa.publicPem, 'HS256')), ...badSig },
   { name: 'HS512 confusion with the public key', config: 'rs',
     headers: () => bearer(hsToken(userClaims({ aud: 'app-1', iss: 'https://issuer.test' }), ctx.rsa.publicPem, 'HS512')), ...badSig },
+  // issue 8: only the configured algorithm is accepted, even with the right key
+  { name: 'HS512 token against an HS256 key (same secret)', config: 'hs', headers: () => bearer(hsToken(userClaims(), HS_SECRET, 'HS512')), ...badSig },
+  { name: 'HS384 token against an HS256 key (same secret)', config: 'hs', headers: () => bearer(hsToken(userClaims(), HS_SECRET, 'HS384')), ...badSig },
+  { name: 'RS256 token against an RS512 key (same key pair)', config: 'rs',
+    headers: () => bearer(rsToken(userClaims({ aud: 'app-1', iss: 'https://issuer.test' }), ctx.rsa.privateKey, 'RS256')), ...badSig },
+  { name: 'RS384 token against an RS512 key (same key pair)', config: 'rs',
+    headers: () => bearer(rsToken(userClaims({ aud: 'app-1', iss: 'https://issuer.test' }), ctx.rsa.privateKey, 'RS384')), ...badSig },
   { name: 'wrong RSA key', config: 'rs', headers: () => bearer(rsToken(userClaims({ aud: 'app-1', iss: 'https://issuer.test' }), ctx.other.privateKey)), ...badSig },
 
   // time claims
