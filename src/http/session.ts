@@ -1,5 +1,5 @@
 // The single place where a request becomes a Session: src/auth's resolveSession with this server's auth settings.
-import type { IncomingHttpHeaders } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import { resolveSession } from '../auth/resolve.js';
 import type { Session } from '../auth/session.js';
 import type { ServerConfig } from '../config.js';
@@ -10,14 +10,24 @@ import { awaitMinVersion } from './request-common.js';
  * Also where `x-engine-min-metadata-version` is waited for: only once the request is authenticated, so bad
  * credentials never make the engine read the metadata log (nor hold the request).
  */
-export function sessionFor(headers: IncomingHttpHeaders, rt: Runtime): Promise<Session> {
-  const session = resolveSession(headers, rt.authConfig, rt.auth.deps);
+export function sessionFor(req: IncomingMessage, rt: Runtime): Promise<Session> {
+  const headers = req.headers;
+  // A POST auth hook gets the header names as the client sent them (node lower-cases req.headers).
+  const given = rt.authConfig.authHook?.mode === 'POST' ? headersAsSent(req.rawHeaders) : headers;
+  const session = resolveSession(given, rt.authConfig, rt.auth.deps);
   const minVersion = headers['x-engine-min-metadata-version'];
   if (minVersion === undefined) return session;
   return session.then(async (s) => {
     await awaitMinVersion(rt, typeof minVersion === 'string' ? minVersion : (minVersion[0] ?? ''));
     return s;
   });
+}
+
+/** rawHeaders (name, value, name, value, ...) as an object keyed by the names as sent; the last of repeated names wins, as the original. */
+function headersAsSent(raw: string[]): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (let i = 0; i + 1 < raw.length; i += 2) out[raw[i]] = raw[i + 1];
+  return out;
 }
 
 /** Whether error bodies for this session may carry `internal`. */

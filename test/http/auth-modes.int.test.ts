@@ -2,7 +2,7 @@
 // and auth hooks (GET and POST). The role and session variables each mode decides reach the permission rules, and
 // what a mode must ignore (client role headers, headers a hook answers for, bad tokens) is ignored.
 import test from 'ava';
-import type http from 'node:http';
+import http from 'node:http';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { request, startTestEngine, type TestEngine, type TestEngineOptions } from '../helpers/engine.js';
 import { HS_SECRET, hsToken, loopback, NS, readBody, type Loopback } from '../auth/helpers.js';
@@ -124,4 +124,32 @@ test.serial('auth hook POST: body {headers}; an admin role from the hook is admi
   t.deepEqual(await ids(e, {}), [1, 2, 3]);
   const meta = await request(`${e.url}/v1/query`, 'POST', { type: 'export_metadata', args: {} });
   t.is(meta.status, 200);
+});
+
+/** POST /v1/graphql through node:http, which sends header names exactly as given (fetch lower-cases them). */
+function rawPost(url: string, body: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(`${url}/v1/graphql`, { method: 'POST', headers: { 'Content-Type': 'application/json', ...headers } }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (c: string) => (text += c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+test.serial('auth hook POST: header names reach the hook as the client sent them (issue 8)', async (t) => {
+  const e = engines.hookPost;
+  hookAnswer.value = { 'x-engine-role': 'user', 'x-engine-user-id': '2' };
+  seen.length = 0;
+  const r = await rawPost(e.url, JSON.stringify(Q), { Authorization: 'Bearer abc', 'X-Custom-Token': 't1' });
+  t.is(r.status, 200);
+  t.deepEqual(JSON.parse(r.body), { data: { doc: [{ id: 2 }, { id: 3 }] } });
+  const sent = (JSON.parse(seen[0].body) as { headers: Record<string, string> }).headers;
+  t.is(sent.Authorization, 'Bearer abc');
+  t.is(sent['X-Custom-Token'], 't1');
+  t.is(sent['Content-Type'], 'application/json');
+  t.false('authorization' in sent);
 });

@@ -21,7 +21,7 @@ export function serverConfigBody(c: ServerConfig, auth: AuthConfig): Record<stri
 export function configRoutes(router: Router, rt: Runtime): void {
   router.get('/v1alpha1/config', async (ctx) => {
     try {
-      const session = await sessionFor(ctx.req.headers, rt);
+      const session = await sessionFor(ctx.req, rt);
       ctx.state.role = session.role;
       if (session.role !== 'admin') throw new EngineError('access-denied', 'You have to be admin to access this endpoint');
       ctx.body = serverConfigBody(rt.config, rt.authConfig);

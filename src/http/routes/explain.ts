@@ -14,7 +14,7 @@ export function explainRoutes(router: Router, rt: Runtime): void {
     let session: Session | null = null;
     ctx.type = 'application/json';
     try {
-      session = await sessionFor(ctx.req.headers, rt);
+      session = await sessionFor(ctx.req, rt);
       ctx.state.role = session.role;
       const body = await readJson(ctx);
       if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });

@@ -47,7 +47,7 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
   let session: Session | null = null;
   const reply: GraphQLReply = { status: 200, body: '', headers: [] };
   try {
-    session = await sessionFor(req.headers, rt);
+    session = await sessionFor(req, rt);
     reply.role = session.role;
     const body = await readJsonBody(req);
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });

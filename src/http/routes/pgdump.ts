@@ -44,7 +44,7 @@ export function pgDumpRoutes(router: Router, rt: Runtime): void {
   router.post('/v1alpha1/pg_dump', async (ctx) => {
     let session: Session | null = null;
     try {
-      session = await sessionFor(ctx.req.headers, rt);
+      session = await sessionFor(ctx.req, rt);
       ctx.state.role = session.role;
       const raw = await readJson(ctx);
       if (session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only');

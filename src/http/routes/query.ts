@@ -16,7 +16,7 @@ export function queryRoutes(router: Router, rt: Runtime): void {
     const requestId = ctx.state.requestId as string;
     let session: Session | null = null;
     try {
-      session = await sessionFor(ctx.req.headers, rt);
+      session = await sessionFor(ctx.req, rt);
       ctx.state.role = session.role;
       const body = await readJson(ctx);
       // v1 DML (select/count/insert/update/delete) runs as the caller's role; everything else is admin only.
