@@ -16,7 +16,8 @@ import { configRoutes } from './routes/config.js';
 import { explainRoutes } from './routes/explain.js';
 import { pgDumpRoutes } from './routes/pgdump.js';
 import { graphqlFastPath } from './fast-path.js';
-import { GZIP_MIN_LENGTH, acceptsGzip, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
+import { GZIP_MIN_LENGTH, acceptsGzip, logRequest, requestIdOf, strayError } from './request-common.js';
+import { corsHeaders, corsPolicy, preflightHeaders } from './cors.js';
 
 export const NOT_FOUND_BODY = { path: '$', error: 'resource does not exist', code: 'not-found' };
 
@@ -79,16 +80,13 @@ function requestLog(): Koa.Middleware {
 }
 
 function cors(rt: Runtime): Koa.Middleware {
-  const allowed = corsPolicy(rt);
+  const allowed = corsPolicy(rt.config);
   return async (ctx, next) => {
     const origin = allowed(ctx.get('origin'));
     if (origin === null) return next();
-    ctx.set('Access-Control-Allow-Origin', origin);
-    ctx.set('Access-Control-Allow-Credentials', 'true');
+    for (const [k, v] of corsHeaders(origin)) ctx.set(k, v);
     if (ctx.method === 'OPTIONS') {
-      ctx.set('Access-Control-Allow-Methods', 'GET,POST,OPTIONS');
-      ctx.set('Access-Control-Allow-Headers', ctx.get('access-control-request-headers') || '*');
-      ctx.set('Access-Control-Max-Age', '1728000');
+      for (const [k, v] of preflightHeaders(ctx.get('access-control-request-headers'))) ctx.set(k, v);
       ctx.status = 204;
       return;
     }

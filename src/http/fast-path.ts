@@ -6,12 +6,13 @@ import { metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { Runtime } from './runtime.js';
 import { serveGraphQL } from './routes/graphql.js';
-import { GZIP_MIN_LENGTH, acceptsGzip, corsPolicy, logRequest, requestIdOf, strayError } from './request-common.js';
+import { GZIP_MIN_LENGTH, acceptsGzip, logRequest, requestIdOf, strayError } from './request-common.js';
+import { corsHeaders, corsPolicy } from './cors.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 export function graphqlFastPath(rt: Runtime): (req: http.IncomingMessage, res: http.ServerResponse) => void {
-  const allowed = corsPolicy(rt);
+  const allowed = corsPolicy(rt.config);
   return (req, res) => {
     // What koa's own error handler does with an error its middleware let through (none is expected here).
     answer(rt, allowed, req, res).catch((e: unknown) => {
@@ -30,7 +31,7 @@ async function answer(rt: Runtime, allowed: (origin: string) => string | null, r
   // Header order as the koa app sets them.
   const headers: [string, string][] = [['x-request-id', requestId]];
   const origin = allowed(h.origin ?? '');
-  if (origin !== null) headers.push(['Access-Control-Allow-Origin', origin], ['Access-Control-Allow-Credentials', 'true']);
+  if (origin !== null) headers.push(...corsHeaders(origin));
   let status: number;
   let body: string;
   let errorCode: string | undefined;

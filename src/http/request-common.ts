@@ -1,5 +1,5 @@
 // What every request gets, whichever way it is served (the koa app in ./app.ts or the fast path in ./fast-path.ts):
-// request ids, the request log line, the stray-error body, CORS, gzip and min-metadata-version decisions.
+// request ids, the request log line, the stray-error body, gzip and min-metadata-version decisions (CORS: ./cors.ts).
 import { randomUUID } from 'node:crypto';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
@@ -26,17 +26,6 @@ export function strayError(e: unknown, requestId: string): EngineError {
   if (isEngineError(e)) return e;
   log.error('http-unexpected', { request_id: requestId, error: e });
   return new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: String(e) });
-}
-
-/**
- * The CORS decision per --cors-domain (default: every origin), off with --disable-cors: the origin to allow, or null
- * (no CORS headers).
- */
-export function corsPolicy(rt: Runtime): (origin: string) => string | null {
-  const domains = rt.config.corsDomain.split(',').map((d) => d.trim()).filter(Boolean);
-  const allowAll = domains.includes('*');
-  const patterns = domains.filter((d) => d !== '*').map((d) => new RegExp(`^${d.replace(/[.+?^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '[^/]*')}$`));
-  return (origin) => (rt.config.disableCors || origin === '' || !(allowAll || patterns.some((p) => p.test(origin))) ? null : origin);
 }
 
 /** Whether the client accepts gzip; bodies of /v1/query and /v1/graphql from GZIP_MIN_LENGTH on are then gzipped. */
