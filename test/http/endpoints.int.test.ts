@@ -160,6 +160,7 @@ maybeDump('/v1alpha1/pg_dump: schema dump for admin, clean output, no file optio
   t.regex(r.text, /CREATE TABLE public\.dumped/);
   t.false(r.text.includes('\nSET '));
   t.false(/^--/m.test(r.text));
+  t.false(r.text.includes('\n\n'), 'clean output has no blank lines');
   const raw = await e.post('/v1alpha1/pg_dump', { opts: ['--schema-only', '--schema', 'public'] });
   t.regex(raw.text, /^--/m);
   const file = await e.post('/v1alpha1/pg_dump', { opts: ['-f', '/tmp/x.sql'] });

@@ -20,9 +20,16 @@ const BOILERPLATE = new Set([
   "SELECT pg_catalog.set_config('search_path', '', false);",
 ]);
 
+// Note [clean_output]
+// As the original: every empty line, comment line, preamble line (SET ..., set_config, the public schema's
+// creation and comment) and event-trigger notify trigger is dropped; each kept line ends with a newline.
+const NOTIFY_TRIGGER = /^CREATE TRIGGER "?notify_engine_.+"? AFTER \w+ ON .+ FOR EACH ROW EXECUTE (FUNCTION|PROCEDURE) "?engine_views"?\."?notify_engine_.+"?\(\);$/;
+
+const dropLine = (l: string): boolean =>
+  l === '' || l.startsWith('--') || l.startsWith('SET ') || BOILERPLATE.has(l) || l.startsWith('\\') || NOTIFY_TRIGGER.test(l);
+
 export function cleanDump(sql: string): string {
-  const kept = sql.split('\n').filter((l) => !l.startsWith('--') && !l.startsWith('SET ') && !BOILERPLATE.has(l) && !l.startsWith('\\'));
-  return kept.join('\n').replace(/\n{3,}/g, '\n\n').trim() + '\n';
+  return sql.split('\n').filter((l) => !dropLine(l)).map((l) => `${l}\n`).join('');
 }
 
 function runPgDump(opts: string[], databaseUrl: string): Promise<string> {
