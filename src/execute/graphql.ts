@@ -30,7 +30,7 @@ const showInternal = (session: Session, config: ServerConfig): boolean =>
 export function handleGraphQLRequest(
   ctx: GraphQLRequestContext,
   body: unknown,
-): Promise<{ status: number; body: string; headers?: Record<string, string> }> {
+): Promise<{ status: number; body: string; headers?: Record<string, string>; errorCode?: string }> {
   return executeGraphQL(
     {
       pool: ctx.pool,

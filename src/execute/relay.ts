@@ -15,7 +15,7 @@ const prepareAllowlisted: PrepareFn = (state, session, request, options) => {
 /** One POST /v1beta1/relay body: always HTTP 200, like /v1/graphql. */
 export async function handleRelayRequest(
   ctx: GraphQLRequestContext, body: unknown,
-): Promise<{ status: number; body: string; headers?: Record<string, string> }> {
+): Promise<{ status: number; body: string; headers?: Record<string, string>; errorCode?: string }> {
   return executeGraphQL(
     {
       pool: ctx.pool,

@@ -190,37 +190,56 @@ async function runInTransaction(ctx: ExecuteContext, plan: Plan, src: Parameters
   }
 }
 
-function errorText(ctx: ExecuteContext, e: unknown): string {
-  let err: EngineError;
-  if (e instanceof EngineError) err = e;
-  else {
-    log.error('graphql-internal-error', { requestId: ctx.requestId, error: e });
-    err = new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
-  }
-  return JSON.stringify({ errors: [graphqlErrorObject(err, ctx.showInternal)] });
+function toEngineError(ctx: ExecuteContext, e: unknown): EngineError {
+  if (e instanceof EngineError) return e;
+  log.error('graphql-internal-error', { requestId: ctx.requestId, error: e });
+  return new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
 }
 
-async function answer(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
+interface Answer {
+  text: string;
+  /** The error's code when the answer is an error (for the request log). */
+  code?: string;
+}
+
+function errorAnswer(ctx: ExecuteContext, e: unknown): Answer {
+  const err = toEngineError(ctx, e);
+  return { text: JSON.stringify({ errors: [graphqlErrorObject(err, ctx.showInternal)] }), code: err.code };
+}
+
+async function answer(ctx: ExecuteContext, req: GraphQLRequest): Promise<Answer> {
   try {
-    return await executeOne(ctx, req);
+    return { text: await executeOne(ctx, req) };
   } catch (e) {
-    return errorText(ctx, e);
+    return errorAnswer(ctx, e);
   }
 }
 
-/** A whole POST /v1/graphql body (already JSON-parsed): one response, or an array for a batch; always HTTP 200. */
-export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promise<{ status: number; body: string }> {
+/**
+ * A whole POST /v1/graphql body (already JSON-parsed): one response, or an array for a batch; always HTTP 200.
+ * `errorCode`: the (first) error's code, for the request log.
+ */
+export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promise<{ status: number; body: string; errorCode?: string }> {
   let parsed;
   try {
     parsed = parseBody(body);
   } catch (e) {
-    return { status: 200, body: errorText(ctx, e) };
+    const a = errorAnswer(ctx, e);
+    return { status: 200, body: a.text, errorCode: a.code };
   }
-  if (!parsed.batch) return { status: 200, body: await answer(ctx, parsed.request) };
+  if (!parsed.batch) {
+    const a = await answer(ctx, parsed.request);
+    return a.code === undefined ? { status: 200, body: a.text } : { status: 200, body: a.text, errorCode: a.code };
+  }
   // Elements run one after another, each on its own (a mutation's effects are visible to the next element).
   const parts: string[] = [];
-  for (const r of parsed.requests) parts.push(await answer(ctx, r));
-  return { status: 200, body: `[${parts.join(',')}]` };
+  let errorCode: string | undefined;
+  for (const r of parsed.requests) {
+    const a = await answer(ctx, r);
+    parts.push(a.text);
+    errorCode ??= a.code;
+  }
+  return errorCode === undefined ? { status: 200, body: `[${parts.join(',')}]` } : { status: 200, body: `[${parts.join(',')}]`, errorCode };
 }
 
 /** Plan cache counters of a state (tests, debugging). */

@@ -40,6 +40,7 @@ export function createApp(rt: Runtime): Koa {
   app.use(async (ctx) => {
     ctx.status = 404;
     ctx.body = NOT_FOUND_BODY;
+    ctx.state.errorCode = NOT_FOUND_BODY.code;
   });
   app.on('error', (e: unknown) => log.error('http-error', { error: e }));
   return app;

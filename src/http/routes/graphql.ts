@@ -57,6 +57,7 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     reply.status = legacy && r.status === 200 ? legacyStatus(r.body) : r.status;
     if (r.headers) for (const k in r.headers) reply.headers.push([k, r.headers[k]]);
     reply.body = r.body;
+    if (r.errorCode !== undefined) reply.errorCode = r.errorCode;
   } catch (e) {
     const err = isEngineError(e)
       ? e
