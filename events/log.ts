@@ -1,6 +1,7 @@
 // The metadata log in Postgres (engine_catalog): versioned schema set-up, optimistic append with NOTIFY,
 // reads after a seq, and snapshots every N events so start-up does not replay the whole history.
 import type pg from 'pg';
+import type { Event } from './types.js';
 
 export const CATALOG_SCHEMA = 'engine_catalog';
 export const NOTIFY_CHANNEL = 'engine_metadata';
@@ -9,21 +10,16 @@ const LOCK_NS = 0x656e6769;
 export const SCHEMA_LOCK = 1;
 export const WRITE_LOCK = 2;
 
-/** An event to append; `meta` records the operation that produced it. */
-export interface NewEvent {
-  type: string;
-  data: unknown;
-  meta?: Record<string, unknown>;
-}
+/** An event to append; `meta` records the operation that produced it (added to the append's meta). */
+export type NewEvent = Event & { meta?: Record<string, unknown> };
 
-export interface LoggedEvent {
+/** An event as read back from the log. */
+export type LoggedEvent = Event & {
   seq: number;
-  type: string;
-  data: unknown;
   meta: Record<string, unknown>;
   createdAt: string;
   instanceId: string | null;
-}
+};
 
 export interface Snapshot {
   seq: number;
@@ -130,10 +126,11 @@ interface LogRow {
   instance_id: string | null;
 }
 
+// The one place a row becomes an Event: rows are written by appendEvents from typed events. A newer engine's
+// event type is unknown here; evolve's default leaves metadata unchanged for it.
 const toEvent = (r: LogRow): LoggedEvent => ({
+  ...({ type: r.type, data: r.data } as Event),
   seq: Number(r.seq),
-  type: r.type,
-  data: r.data,
   meta: r.meta,
   createdAt: r.created_at.toISOString(),
   instanceId: r.instance_id,

@@ -209,10 +209,6 @@ export type Event =
 export type EventType = Event['type'];
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
 
-/** Any event about to be appended (shape-compatible with Event). */
-export type NewEvent = { type: string; data: unknown };
-/** An event as read back from the log. */
-export type StoredEvent = NewEvent & { seq: number; meta: unknown; createdAt?: string };
 
 /** A record's own entry: names like `constructor` must not find Object.prototype's members. */
 export const own = <V>(rec: Record<string, V> | undefined, key: string): V | undefined =>

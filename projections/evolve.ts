@@ -10,7 +10,6 @@ import {
   PERM_KINDS,
   type Event,
   type Metadata,
-  type NewEvent,
   type TableMeta,
   type Columns,
   type QueryCollection,
@@ -18,7 +17,7 @@ import {
 import { renameBoolExpField } from '../events/boolexp.js';
 import type { ActionMeta } from '../events/actions.js';
 
-export function evolve(metadata: Metadata, event: Event | NewEvent): Metadata {
+export function evolve(metadata: Metadata, event: Event): Metadata {
   return evolveAll(metadata, [event]);
 }
 
@@ -26,9 +25,9 @@ export function evolve(metadata: Metadata, event: Event | NewEvent): Metadata {
  * Folds many events in one immer draft: copying the (large) tables record once per batch instead of once per
  * event keeps replay linear in the number of events.
  */
-export function evolveAll(metadata: Metadata, events: Iterable<Event | NewEvent>): Metadata {
+export function evolveAll(metadata: Metadata, events: Iterable<Event>): Metadata {
   return produce(metadata, (draft) => {
-    for (const e of events) apply(draft, e as Event);
+    for (const e of events) apply(draft, e);
   });
 }
 

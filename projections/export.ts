@@ -16,7 +16,7 @@ import {
   tableName,
 } from '../events/commands.js';
 import { actionDefinition, customTypes, type ActionMeta } from '../events/actions.js';
-import { normaliseCustomTypes } from '../events/decide/index.js';
+import { normaliseCustomTypes } from '../events/parse.js';
 import {
   emptyMetadata,
   emptyTableMeta,

@@ -4,6 +4,7 @@ import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
+import type { Event } from '../events/types.js';
 import { ConfigError, configFrom, settingsHelp, splitArgs, type ServerConfig } from './config.js';
 import { configureLog, log } from './core/log.js';
 import { startEngine } from './main.js';
@@ -144,12 +145,11 @@ async function historyExport(config: ServerConfig, output: string | undefined): 
   });
 }
 
-interface ExportedEvent {
+/** A line of `history export`: an Event as the log held it (a file is trusted as the log is). */
+type ExportedEvent = Event & {
   seq: number;
-  type: string;
-  data: unknown;
   meta?: Record<string, unknown>;
-}
+};
 
 /** The SQL a sql_ran event carries (`data.sql`). */
 function sqlOf(e: ExportedEvent): string | null {
@@ -192,7 +192,7 @@ async function historyReplay(config: ServerConfig, file: string): Promise<number
           throw new Error(`event ${e.seq} (sql_ran) failed: ${(err as Error).message}`);
         }
       }
-      seq = await appendEvents(client, [{ type: e.type, data: e.data, meta: { ...(e.meta ?? {}), replayed: true } }], seq, {
+      seq = await appendEvents(client, [{ ...e, meta: { ...(e.meta ?? {}), replayed: true } }], seq, {
         instanceId: 'history-replay',
       });
     }

@@ -20,6 +20,8 @@ import {
 export interface DecideContext {
   metadata: Metadata;
   catalog: PgCatalog;
+  /** Ids of the objects the schema cache found inconsistent (drop_inconsistent_metadata decides on them). */
+  inconsistent?: readonly string[];
 }
 
 /** `"name"`: the original's <<> quoting. */

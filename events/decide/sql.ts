@@ -3,7 +3,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
-import { ev, type Event } from '../types.js';
+import { ev, type Event, type Metadata } from '../types.js';
 import {
   columnTypeDependents,
   dependencyError,
@@ -14,7 +14,6 @@ import {
   q,
   qt,
   reportObj,
-  type DecideContext,
   type ObjId,
 } from './common.js';
 import { applyPermissionUpdates as foldLocal } from './local-fold.js';
@@ -36,14 +35,13 @@ export function shouldCheckMetadata(a: { sql: string; check_metadata_consistency
 const byOid = (catalog: PgCatalog): Map<number, PgTable> => new Map(Object.values(catalog.tables).map((t) => [t.oid, t]));
 
 /**
- * Events for a run_sql whose SQL has already run: `before` is the catalog before it, ctx.catalog after it.
- * Without the metadata check only `sql_ran` is emitted.
+ * Events for a run_sql whose SQL has already run, from the catalog before it and after it: renames followed,
+ * dropped objects untracked (with `cascade`), or the original's dependency errors. Without the metadata check
+ * only `sql_ran` is emitted.
  */
-export function decideSqlRan(run: SqlRan, before: PgCatalog, ctx: DecideContext): Event[] {
+export function decideRunSql(run: SqlRan, before: PgCatalog, after: PgCatalog, m: Metadata): Event[] {
   const events: Event[] = [ev('sql_ran', run)];
   if (!shouldCheckMetadata(run)) return events;
-  const m = ctx.metadata;
-  const after = ctx.catalog;
 
   // Tracked functions may not be overloaded.
   const overloaded = Object.values(m.functions)

@@ -42,6 +42,9 @@ export const computedFieldId = (t: QualifiedName, name: string) => JSON.stringif
 export const permissionId = (t: QualifiedName, role: string, kind: PermKind) => JSON.stringify(['permission', t.schema, t.name, role, kind]);
 export const tableId = (t: QualifiedName) => JSON.stringify(['table', t.schema, t.name]);
 export const functionId = (f: QualifiedName) => JSON.stringify(['function', f.schema, f.name]);
+export const actionId = (name: string) => JSON.stringify(['action', name]);
+/** Custom types are checked with the actions that use them: nothing is recorded under this id today. */
+export const customTypesId = () => JSON.stringify(['custom_types']);
 
 export function relationshipDefinition(table: QualifiedName, rel: RelationshipMeta) {
   return { name: rel.name, using: exportRelationshipUsing(rel.using), comment: rel.comment, table: qn(table) };
@@ -164,7 +167,7 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
 
   for (const a of metadata.actions as ActionMeta[]) {
     const reason = actionProblem(a, metadata.custom_types as CustomTypes);
-    if (reason) record(JSON.stringify(['action', a.name]), 'action', exportAction(a), `in action ${q(a.name)}; ${reason}`);
+    if (reason) record(actionId(a.name), 'action', exportAction(a), `in action ${q(a.name)}; ${reason}`);
   }
 
   return { tables, functions, roles: [...roles].sort(), inconsistent };

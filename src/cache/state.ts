@@ -12,16 +12,8 @@ export interface EngineState {
 }
 
 import { buildSchemaCache } from './build.js';
-import type { NewEvent } from '../../events/types.js';
 
 /** The state for a metadata at a seq, resolved against a catalog. */
 export function buildState(seq: number, metadata: Metadata, catalog: PgCatalog): EngineState {
   return { seq, metadata, catalog, cache: buildSchemaCache(metadata, catalog) };
-}
-
-const INTROSPECTING_EVENTS = new Set(['sql_ran', 'metadata_reloaded', 'metadata_replaced', 'table_enum_set', 'table_tracked']);
-
-/** Whether folding these events needs a fresh catalog (the SQL changed Postgres, or enum rows must be re-read). */
-export function needsIntrospection(events: ReadonlyArray<{ type: string }>): boolean {
-  return events.some((e) => INTROSPECTING_EVENTS.has(e.type));
 }

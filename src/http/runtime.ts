@@ -5,7 +5,7 @@ import type { AuthConfig } from '../auth/config.js';
 import type { AuthRuntime } from '../auth/resolve.js';
 import type { StateStore } from '../sync/store.js';
 import type { MetadataSync } from '../sync/listener.js';
-import type { WriteContext } from '../sync/write.js';
+import type { WriteContext } from '../metadata/write.js';
 
 export interface Runtime {
   config: ServerConfig;

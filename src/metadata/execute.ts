@@ -1,6 +1,7 @@
-// The metadata API orchestrator: parses a /v1/query body, decides events (pure), folds them, rebuilds the schema
-// cache and applies the original's consistency rules. SQL (run_sql) runs on the caller's open transaction; the
-// caller appends the returned events and commits, or rolls back when this throws.
+// Runs one /v1/query body inside the caller's open transaction: parses it against the operation table
+// (operations.ts), reads what each operation needs (catalog, I/O), decides its events (pure, events/decide),
+// runs run_sql's SQL, folds the events, rebuilds the schema cache and applies the original's consistency rules.
+// The caller (write.ts) appends the returned events and commits, or rolls back when this throws.
 import type pg from 'pg';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { formatPath, type PathSegment } from '../core/json-path.js';
@@ -9,22 +10,15 @@ import { introspectCatalog } from '../catalog/introspect.js';
 import type { EngineState } from '../cache/state.js';
 import type { SchemaCache } from '../cache/types.js';
 import { buildSchemaCache, publicInconsistencies } from '../cache/build.js';
-import { decode, args as A } from '../../events/commands.js';
-import { decide, parseCommand, type Command } from '../../events/decide/index.js';
-import { decideSqlRan, shouldCheckMetadata } from '../../events/decide/sql.js';
-import { dropEvents, type ObjId } from '../../events/decide/common.js';
-import { ev, type Event, type NewEvent } from '../../events/types.js';
+import type { RunSqlArgs } from '../../events/commands.js';
+import { decideRunSql, shouldCheckMetadata } from '../../events/decide/sql.js';
+import type { Event } from '../../events/types.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { evolve } from '../../projections/evolve.js';
-import { exportMetadata, parseMetadataDocument } from '../../projections/export.js';
 import { withEnumValues } from './enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
-import { registeredHandler, type QueryHandler } from './handlers.js';
-import { checkFamilyCommand, checkReplacedMetadata } from './families.js';
-import './dml/index.js'; // registers the v1 DML operations (select, count, insert, update, delete)
-import './history.js'; // registers the history operations (engine_history_list, _export, _diff)
-
-export type { QueryHandler, QueryHandlerContext } from './handlers.js';
+import { accessOf, operationOf, type Check, type Decision, type Operation } from './operations.js';
+import { Dml } from './dml/context.js';
 
 export interface MetadataRequestContext {
   /** A connection with an open transaction (BEGIN done by the caller; caller commits/rolls back). */
@@ -33,17 +27,14 @@ export interface MetadataRequestContext {
   state: EngineState;
   role: string;
   requestId: string;
-  /** The caller's session and the stringify-numeric setting, handed to operation handlers (v1 DML). */
+  /** The caller's session and the stringify-numeric setting (v1 DML runs as that role). */
   session?: { role: string; variables: Record<string, string> };
   stringifyNumeric?: boolean;
-  /** Extra operations by type, and their bulk access mode ('read' = either mode). */
-  handlers?: Record<string, QueryHandler>;
-  readOnlyHandlers?: ReadonlySet<string>;
 }
 
 export interface MetadataResult {
   response: unknown;
-  events: NewEvent[];
+  events: Event[];
   /** After folding events. */
   state: EngineState;
 }
@@ -85,24 +76,23 @@ function parseEnvelope(body: unknown, base: PathSegment[]): Envelope {
   return { type: b.type, args: b.args, version };
 }
 
-/** Version 2 exists only for these operations (the original's RQLQueryV2); set_table_custom_fields only in v2. */
-const V2_TYPES = new Set(['track_table', 'set_table_custom_fields', 'track_function']);
-
-function checkVersion(env: Envelope): void {
-  const ok = env.version === 2 ? V2_TYPES.has(env.type) : env.type !== 'set_table_custom_fields';
-  if (!ok) throw new EngineError('parse-failed', `unknown query type: ${env.type} (version ${env.version})`, { path: '$' });
+/** The operation and its parser for this version; null for a type the table does not know (version 1). */
+function lookup(env: Envelope): { op: Operation; parse: (raw: unknown) => unknown } | null {
+  const op = operationOf(env.type);
+  const parse = op?.versions[env.version];
+  if (op && parse) return { op, parse };
+  if (op || env.version === 2) throw new EngineError('parse-failed', `unknown query type: ${env.type} (version ${env.version})`, { path: '$' });
+  return null;
 }
 
-/** Parses a bulk element (envelope and, for operations decided here, the args); errors carry Aeson-style paths. */
+/** Parses a bulk element (envelope and args); errors carry Aeson-style paths. */
 function preParse(item: unknown, at: PathSegment[]): void {
   try {
     const env = parseEnvelope(item, []);
-    checkVersion(env);
-    if (env.type === 'bulk') {
+    const found = lookup(env);
+    if (found?.op.kind === 'bulk') {
       if (Array.isArray(env.args)) env.args.forEach((x, i) => preParse(x, [...at, i]));
-    } else if (env.type === 'run_sql') decode(A.run_sql, env.args);
-    else if (env.type === 'replace_metadata') parseMetadataDocument(env.args);
-    else parseCommand(env.type, env.version, env.args);
+    } else found?.parse(env.args);
   } catch (e) {
     if (isEngineError(e) && e.code === 'parse-failed') throw e.at(formatPath(at) + e.path.slice(1));
     // Other errors (duplicates in a replace document, ...) are reported when the element runs.
@@ -110,12 +100,10 @@ function preParse(item: unknown, at: PathSegment[]): void {
   }
 }
 
-type Check = { mode: 'none' } | { mode: 'object'; id: string } | { mode: 'strict' } | { mode: 'sql' };
-
-const READ_ONLY_TYPES = new Set(['export_metadata', 'get_inconsistent_metadata', 'dump_internal_state']);
+const MODE_NAME = { read: 'READ ONLY', write: 'READ WRITE' } as const;
 
 class Run {
-  readonly events: NewEvent[] = [];
+  readonly events: Event[] = [];
   private metadata: Metadata;
   private catalog: PgCatalog;
   private cache: SchemaCache;
@@ -134,62 +122,29 @@ class Run {
   /** Runs one query object; errors carry paths prefixed by `base` (the bulk element). */
   async query(body: unknown, base: PathSegment[]): Promise<unknown> {
     const env = parseEnvelope(body, base);
-    checkVersion(env);
+    const found = lookup(env);
     try {
-      return await this.dispatch(env, base);
+      if (!found) throw new EngineError('parse-failed', `unknown query type: ${env.type}`, { path: '$.type' });
+      return await this.dispatch(found.op, found.parse(env.args), env.args, base);
     } catch (e) {
       if (isEngineError(e) && base.length) throw e.at(formatPath(base) + e.path.slice(1));
       throw e;
     }
   }
 
-  private async dispatch(env: Envelope, base: PathSegment[]): Promise<unknown> {
-    switch (env.type) {
+  private async dispatch(op: Operation, parsed: unknown, raw: unknown, base: PathSegment[]): Promise<unknown> {
+    switch (op.kind) {
       case 'bulk':
-        return this.bulk(env.args, base);
+        return this.bulk(raw, base);
       case 'run_sql':
-        return this.runSql(env.args);
-      case 'export_metadata':
-        return exportMetadata(this.metadata);
-      case 'get_inconsistent_metadata':
-        return { is_consistent: this.cache.inconsistent.length === 0, inconsistent_objects: publicInconsistencies(this.cache.inconsistent) };
-      case 'dump_internal_state':
-        return { metadata: exportMetadata(this.metadata), inconsistent_objects: publicInconsistencies(this.cache.inconsistent) };
-      case 'replace_metadata': {
-        const doc = parseMetadataDocument(env.args);
-        await checkReplacedMetadata(doc); // triggers' env variables, remote schemas introspected (strict, as the rebuild)
-        await this.freshCatalog();
-        await this.apply([ev('metadata_replaced', { metadata: doc })], { mode: 'strict' }, 'all');
-        return SUCCESS;
-      }
-      case 'drop_inconsistent_metadata': {
-        await this.freshCatalog();
-        const ids = this.cache.inconsistent.flatMap((o) => (o.id ? [o.id] : []));
-        const drops: Event[] = [
-          ...dropEvents(ids.map(idToObj).filter((o): o is ObjId => o !== null)),
-          ...ids.map((id) => JSON.parse(id) as string[]).filter((a) => a[0] === 'action').map((a) => ev('action_dropped', { name: a[1], clear_data: false })),
-        ];
-        await this.apply(drops, { mode: 'strict' });
-        return SUCCESS;
-      }
+        return this.runSql(parsed as RunSqlArgs);
+      case 'read':
+        return op.answer({ state: this.state(), client: this.ctx.client }, raw);
+      case 'data':
+        return op.run(new Dml({ ...this.ctx, state: this.state() }), raw);
+      case 'command':
+        return this.command(parsed as Decision);
     }
-    const cmd = parseCommand(env.type, env.version, env.args);
-    if (cmd) return this.command(cmd);
-    const handler = this.ctx.handlers?.[env.type] ?? registeredHandler(env.type)?.handler;
-    if (handler) {
-      const r = await handler(env.args, {
-        client: this.ctx.client,
-        state: this.state(),
-        role: this.ctx.role,
-        requestId: this.ctx.requestId,
-        version: env.version,
-        session: this.ctx.session,
-        stringifyNumeric: this.ctx.stringifyNumeric,
-      });
-      if (r.events?.length) await this.apply(r.events as Event[], { mode: 'none' });
-      return r.response;
-    }
-    throw new EngineError('parse-failed', `unknown query type: ${env.type}`, { path: '$.type' });
   }
 
   private async bulk(raw: unknown, base: PathSegment[]): Promise<unknown[]> {
@@ -198,86 +153,24 @@ class Run {
     }
     // Like the original, the whole bulk is parsed before anything runs; parse errors name the element as `$[i]`.
     raw.forEach((item, i) => preParse(item, [i]));
-    this.checkAccessModes(raw, base);
+    checkAccessModes(raw, base);
     const out: unknown[] = [];
     for (let i = 0; i < raw.length; i++) out.push(await this.query(raw[i], [...base, 'args', i]));
     return out;
   }
 
-  /** Read-write and read-only sub-operations cannot share the bulk's transaction. */
-  private checkAccessModes(items: unknown[], base: PathSegment[]): void {
-    let expected: 'READ WRITE' | 'READ ONLY' | null = null;
-    items.forEach((item, i) => {
-      const mode = this.accessMode(item);
-      if (mode === null) return;
-      if (expected === null) expected = mode;
-      else if (expected !== mode) {
-        throw new EngineError(
-          'bad-request',
-          `incompatible access mode requirements in bulk query, expected access mode: ${expected} but ${formatPath([...base, 'args', i])} forces ${mode}`,
-          { path: '$' },
-        );
-      }
-    });
-  }
-
-  private accessMode(item: unknown): 'READ WRITE' | 'READ ONLY' | null {
-    if (typeof item !== 'object' || item === null) return null;
-    const { type, args } = item as { type?: unknown; args?: unknown };
-    if (type === 'run_sql') return (args as { read_only?: unknown } | null)?.read_only === true ? 'READ ONLY' : 'READ WRITE';
-    if (typeof type === 'string' && (READ_ONLY_TYPES.has(type) || this.ctx.readOnlyHandlers?.has(type) || registeredHandler(type)?.access === 'either' || type === 'select' || type === 'count')) return null;
-    if (type === 'bulk' && Array.isArray(args)) {
-      const modes = args.map((a) => this.accessMode(a)).filter((m) => m !== null);
-      return modes[0] ?? null;
-    }
-    return 'READ WRITE';
-  }
-
-  private async command(cmd: Command): Promise<unknown> {
+  /** A metadata command: catalog, decide, the I/O of what was decided, then fold and check. */
+  private async command(d: Decision): Promise<unknown> {
     await this.freshCatalog();
-    const events = decide(cmd, { metadata: this.metadata, catalog: this.catalog });
-    await checkFamilyCommand(cmd); // a trigger's env variables, a remote schema's introspection (after decide's checks)
-    let check: Check = { mode: 'none' };
-    let enums: 'all' | string[] = [];
-    switch (cmd.op) {
-      case 'track_table':
-      case 'set_table_is_enum':
-      case 'set_table_custom_fields':
-        check = { mode: 'object', id: JSON.stringify(['table', cmd.table.schema, cmd.table.name]) };
-        enums = [`${cmd.table.schema}.${cmd.table.name}`];
-        break;
-      case 'create_relationship':
-        check = { mode: 'object', id: JSON.stringify(['relationship', cmd.table.schema, cmd.table.name, cmd.relationship.name]) };
-        break;
-      case 'add_computed_field':
-        check = { mode: 'object', id: JSON.stringify(['computed_field', cmd.table.schema, cmd.table.name, cmd.computed_field.name]) };
-        break;
-      case 'track_function':
-        check = { mode: 'object', id: JSON.stringify(['function', cmd.function.schema, cmd.function.name]) };
-        break;
-      case 'set_custom_types':
-        check = { mode: 'object', id: JSON.stringify(['custom_types']) };
-        break;
-      case 'create_action':
-      case 'update_action': {
-        const name = cmd.op === 'create_action' ? cmd.action.name : cmd.name;
-        check = { mode: 'object', id: JSON.stringify(['action', name]) };
-        break;
-      }
-      case 'create_permission':
-        check = { mode: 'object', id: JSON.stringify(['permission', cmd.table.schema, cmd.table.name, cmd.role, cmd.kind]) };
-        break;
-      case 'reload_metadata':
-        this.catalog = await introspectCatalog(this.ctx.client);
-        enums = 'all';
-        break;
-    }
-    await this.apply(events, check, enums);
+    const inconsistent = this.cache.inconsistent.flatMap((o) => (o.id ? [o.id] : []));
+    const events = d.decide({ metadata: this.metadata, catalog: this.catalog, inconsistent });
+    await d.io(process.env);
+    if (d.catalog === 'reload') this.catalog = await introspectCatalog(this.ctx.client);
+    await this.apply(events, d.check, d.enums);
     return SUCCESS;
   }
 
-  private async runSql(raw: unknown): Promise<RunSqlResult> {
-    const a = decode(A.run_sql, raw);
+  private async runSql(a: RunSqlArgs): Promise<RunSqlResult> {
     const run = {
       sql: a.sql,
       cascade: a.cascade ?? false,
@@ -291,14 +184,13 @@ class Run {
     const result = await runSql(this.ctx.client, run.sql, false);
     if (!check) {
       // The original neither re-reads the catalog nor rebuilds here; later writes in this request will.
-      this.events.push(ev('sql_ran', run));
+      this.events.push(...decideRunSql(run, before, before, this.metadata));
       this.catalogFresh = false;
       return result;
     }
     this.catalog = await introspectCatalog(this.ctx.client);
     this.catalogFresh = true;
-    const events = decideSqlRan(run, before, { metadata: this.metadata, catalog: this.catalog });
-    await this.apply(events, { mode: 'sql' }, 'all');
+    await this.apply(decideRunSql(run, before, this.catalog, this.metadata), { mode: 'sql' }, 'all');
     return result;
   }
 
@@ -316,7 +208,7 @@ class Run {
   }
 
   /** Folds events, rebuilds the cache and enforces the consistency rule of the operation. */
-  private async apply(events: Event[] | NewEvent[], check: Check, enums: 'all' | string[] = []): Promise<void> {
+  private async apply(events: Event[], check: Check, enums: 'all' | string[] = []): Promise<void> {
     const before = this.cache;
     let metadata = this.metadata;
     for (const e of events) metadata = evolve(metadata, e);
@@ -328,6 +220,23 @@ class Run {
     this.cache = cache;
     this.events.push(...events);
   }
+}
+
+/** Read-write and read-only sub-operations cannot share the bulk's transaction. */
+function checkAccessModes(items: unknown[], base: PathSegment[]): void {
+  let expected: 'read' | 'write' | null = null;
+  items.forEach((item, i) => {
+    const mode = accessOf(item);
+    if (mode === null || mode === 'either') return;
+    if (expected === null) expected = mode;
+    else if (expected !== mode) {
+      throw new EngineError(
+        'bad-request',
+        `incompatible access mode requirements in bulk query, expected access mode: ${MODE_NAME[expected]} but ${formatPath([...base, 'args', i])} forces ${MODE_NAME[mode]}`,
+        { path: '$' },
+      );
+    }
+  });
 }
 
 // Note [Consistency checks]
@@ -366,17 +275,3 @@ function enforce(check: Check, before: SchemaCache, after: SchemaCache): void {
     });
   }
 }
-
-function idToObj(id: string): ObjId | null {
-  const a = JSON.parse(id) as string[];
-  const table = { schema: a[1], name: a[2] };
-  switch (a[0]) {
-    case 'table': return { kind: 'table', table };
-    case 'relationship': return { kind: 'relationship', table, name: a[3] };
-    case 'computed_field': return { kind: 'computed_field', table, name: a[3] };
-    case 'permission': return { kind: 'permission', table, role: a[3], perm: a[4] as 'select' };
-    case 'function': return { kind: 'function', fn: table };
-    default: return null;
-  }
-}
-export type MetadataQueryContext = MetadataRequestContext;

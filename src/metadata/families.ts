@@ -2,25 +2,27 @@
 // environment variables must be set, and a new remote schema is resolved and introspected before it is kept.
 // replace_metadata gets the same checks for every trigger and remote schema of the new document.
 import { EngineError, isEngineError } from '../core/errors.js';
-import type { Command } from '../../events/decide/index.js';
-import { eventTriggerEnvError, eventTriggers } from '../../events/decide/event-triggers.js';
-import { remoteSchemas } from '../../events/decide/remote-schemas.js';
+import type { QualifiedName } from '../core/names.js';
+import { eventTriggerEnvError, eventTriggers, type EventTriggerConf } from '../../events/decide/event-triggers.js';
+import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { introspectRemote, resolveRemote } from '../remote/introspect.js';
 
-type Env = Record<string, string | undefined>;
+export type Env = Record<string, string | undefined>;
 
-export async function checkFamilyCommand(cmd: Command, env: Env = process.env): Promise<void> {
-  if (cmd.op === 'create_event_trigger') {
-    const e = eventTriggerEnvError(cmd.table, cmd.trigger, env);
-    if (e) throw e;
-  } else if (cmd.op === 'add_remote_schema') {
-    await introspectRemote(resolveRemote(cmd.remote_schema.definition, env));
-  }
+/** A new trigger's environment variables (webhook_from_env, headers' value_from_env) must be set. */
+export function checkEventTriggerEnv(table: QualifiedName, trigger: EventTriggerConf, env: Env): void {
+  const e = eventTriggerEnvError(table, trigger, env);
+  if (e) throw e;
+}
+
+/** A new remote schema is resolved and introspected before it is kept. */
+export async function checkRemoteSchema(rs: RemoteSchemaMeta, env: Env): Promise<void> {
+  await introspectRemote(resolveRemote(rs.definition, env));
 }
 
 /** replace_metadata is strict: a trigger with an unset variable or an unreachable remote schema rejects it. */
-export async function checkReplacedMetadata(m: Metadata, env: Env = process.env): Promise<void> {
+export async function checkReplacedMetadata(m: Metadata, env: Env): Promise<void> {
   const inconsistent: unknown[] = [];
   for (const { table, trigger } of eventTriggers(m)) {
     const e = eventTriggerEnvError(table, trigger, env);

@@ -11,7 +11,6 @@ import { emptyMetadata, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
 import { exportMetadata } from '../../projections/export.js';
 import { diffExports, summarize, type Change } from '../../projections/history.js';
-import { registerQueryHandler } from './handlers.js';
 
 export interface HistoryEntry {
   seq: number;
@@ -81,17 +80,7 @@ export async function historyDiff(client: pg.ClientBase, from: number, to?: numb
   return { from, to: target, changes: diffExports(a, b) };
 }
 
-registerQueryHandler('engine_history_list', async (args, { client }) => {
-  const a = decode(listArgs, args ?? {}, ['args']);
-  return { response: await historyList(client, a.offset, a.limit) };
-}, 'either');
-
-registerQueryHandler('engine_history_export', async (args, { client }) => {
-  const a = decode(exportArgs, args, ['args']);
-  return { response: await exportAt(client, a.version) };
-}, 'either');
-
-registerQueryHandler('engine_history_diff', async (args, { client }) => {
-  const a = decode(diffArgs, args, ['args']);
-  return { response: await historyDiff(client, a.from, a.to) };
-}, 'either');
+/** The history operations' args (their errors point under `$.args`). */
+export const historyListArgs = (raw: unknown) => decode(listArgs, raw ?? {}, ['args']);
+export const historyExportArgs = (raw: unknown) => decode(exportArgs, raw, ['args']);
+export const historyDiffArgs = (raw: unknown) => decode(diffArgs, raw, ['args']);

@@ -3,9 +3,10 @@
 import type pg from 'pg';
 import type { PgCatalog } from '../catalog/types.js';
 import { buildState, type EngineState } from '../cache/state.js';
-import { qualifiedKey, type QualifiedName } from '../core/names.js';
+import { qualifiedKey } from '../core/names.js';
 import { introspectForMetadata, withEnumValues } from '../metadata/enum-values.js';
 import type { LoggedEvent } from '../../events/log.js';
+import { own, type EventType } from '../../events/types.js';
 import { emptyMetadata, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
 
@@ -21,16 +22,57 @@ export interface Projector {
 // Reading the whole catalog costs tens of ms on a few hundred tables, and is most of a catch-up. Postgres only
 // changes through run_sql (sql_ran) as far as the log knows, so other events reuse the catalog this instance
 // already has, unless they name an object it does not know. Enum rows are read for enum tables that changed.
-const CATALOG_EVENTS = new Set(['sql_ran', 'metadata_reloaded', 'metadata_replaced', 'metadata_cleared', 'table_renamed', 'column_renamed']);
+/** What an event means for this instance's catalog: re-read it, re-read it if the event names an unknown object, or nothing. */
+type CatalogEffect = 'reread' | 'if-unknown' | 'none';
 
-type Data = { table?: QualifiedName; function?: QualifiedName; is_enum?: boolean };
+// Total over event types: a new event type must say whether it changes Postgres.
+const CATALOG_EFFECT: Record<EventType, CatalogEffect> = {
+  sql_ran: 'reread',
+  metadata_reloaded: 'reread',
+  metadata_replaced: 'reread',
+  metadata_cleared: 'reread',
+  table_renamed: 'reread',
+  column_renamed: 'reread',
+  table_tracked: 'if-unknown',
+  function_tracked: 'if-unknown',
+  table_untracked: 'none',
+  table_enum_set: 'none',
+  table_custom_fields_set: 'none',
+  function_untracked: 'none',
+  relationship_created: 'none',
+  relationship_dropped: 'none',
+  relationship_renamed: 'none',
+  relationship_comment_set: 'none',
+  computed_field_added: 'none',
+  computed_field_dropped: 'none',
+  permission_created: 'none',
+  permission_dropped: 'none',
+  permission_updated: 'none',
+  permission_comment_set: 'none',
+  event_trigger_created: 'none',
+  event_trigger_deleted: 'none',
+  remote_schema_added: 'none',
+  remote_schema_removed: 'none',
+  query_collection_created: 'none',
+  query_collection_dropped: 'none',
+  collection_query_added: 'none',
+  collection_query_dropped: 'none',
+  allowlist_collection_added: 'none',
+  allowlist_collection_dropped: 'none',
+  custom_types_set: 'none',
+  action_created: 'none',
+  action_updated: 'none',
+  action_dropped: 'none',
+  action_permission_created: 'none',
+  action_permission_dropped: 'none',
+};
 
 function needsCatalog(events: readonly LoggedEvent[], previous: PgCatalog): boolean {
   return events.some((e) => {
-    if (CATALOG_EVENTS.has(e.type)) return true;
-    const d = (e.data ?? {}) as Data;
-    if (e.type === 'table_tracked' && d.table) return previous.tables[qualifiedKey(d.table)] === undefined;
-    if (e.type === 'function_tracked' && d.function) return previous.functions[qualifiedKey(d.function)] === undefined;
+    const effect = own(CATALOG_EFFECT, e.type) ?? 'none';
+    if (effect === 'reread') return true;
+    if (e.type === 'table_tracked') return previous.tables[qualifiedKey(e.data.table)] === undefined;
+    if (e.type === 'function_tracked') return previous.functions[qualifiedKey(e.data.function)] === undefined;
     return false;
   });
 }
@@ -39,8 +81,7 @@ function needsCatalog(events: readonly LoggedEvent[], previous: PgCatalog): bool
 function changedEnums(events: readonly LoggedEvent[]): string[] {
   const keys: string[] = [];
   for (const e of events) {
-    const d = (e.data ?? {}) as Data;
-    if ((e.type === 'table_tracked' || e.type === 'table_enum_set') && d.table && d.is_enum) keys.push(qualifiedKey(d.table));
+    if ((e.type === 'table_tracked' || e.type === 'table_enum_set') && e.data.is_enum) keys.push(qualifiedKey(e.data.table));
   }
   return keys;
 }

@@ -3,7 +3,7 @@ import type { ExecutionContext } from 'ava';
 import type { PgCatalog, PgColumn, PgFunction, PgTable } from '../../src/catalog/types.js';
 import { qualifiedKey, toQualifiedName } from '../../src/core/names.js';
 import { EngineError } from '../../src/core/errors.js';
-import { decide, parseCommand } from '../../events/decide/index.js';
+import { operationOf } from '../../src/metadata/operations.js';
 import type { Event } from '../../events/types.js';
 import { fold } from '../../projections/replay.js';
 import { emptyMetadata } from '../../projections/metadata.js';
@@ -94,9 +94,10 @@ export function run(cat: PgCatalog, queries: Query[], given: Event[] = []): Even
   let metadata = fold(emptyMetadata(), given);
   const out: Event[] = [];
   for (const q of queries) {
-    const cmd = parseCommand(q.type, q.version ?? 1, q.args);
-    if (!cmd) throw new Error(`not a command: ${q.type}`);
-    const events = decide(cmd, { metadata, catalog: cat });
+    const op = operationOf(q.type);
+    const parse = op?.kind === 'command' ? op.versions[q.version ?? 1] : undefined;
+    if (!parse) throw new Error(`not a command: ${q.type} (version ${q.version ?? 1})`);
+    const events = parse(q.args).decide({ metadata, catalog: cat });
     metadata = fold(metadata, events);
     out.push(...events);
   }

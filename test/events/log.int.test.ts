@@ -55,7 +55,9 @@ test.serial('append in a transaction, read back in order; NOTIFY arrives on comm
   await l.query('LISTEN engine_metadata');
   t.is(await headSeq(w), 0);
   await w.query('BEGIN');
-  const seq = await appendEvents(w, [{ type: 'a', data: { x: 1 } }, { type: 'b', data: [1, 'two'], meta: { k: 'v' } }], 0, {
+  const a = { type: 'metadata_cleared', data: {} } as const;
+  const b = { type: 'relationship_dropped', data: { table: { schema: 'public', name: 'x' }, name: 'two' }, meta: { k: 'v' } } as const;
+  const seq = await appendEvents(w, [a, b], 0, {
     instanceId: 'i1',
     meta: { request_id: 'r1' },
   });
@@ -67,8 +69,8 @@ test.serial('append in a transaction, read back in order; NOTIFY arrives on comm
   t.deepEqual(notes.map((n) => JSON.parse(n)), [{ seq: 2, instance: 'i1' }]);
   const events = await readFrom(w, 0);
   t.deepEqual(events.map((e) => [e.seq, e.type, e.data, e.meta, e.instanceId]), [
-    [1, 'a', { x: 1 }, { request_id: 'r1' }, 'i1'],
-    [2, 'b', [1, 'two'], { request_id: 'r1', k: 'v' }, 'i1'],
+    [1, 'metadata_cleared', {}, { request_id: 'r1' }, 'i1'],
+    [2, 'relationship_dropped', { table: { schema: 'public', name: 'x' }, name: 'two' }, { request_id: 'r1', k: 'v' }, 'i1'],
   ]);
   t.deepEqual((await readFrom(w, 1)).map((e) => e.seq), [2]);
   t.deepEqual((await readFrom(w, 0, 1)).map((e) => e.seq), [1]);
@@ -79,7 +81,7 @@ test.serial('a stale expected seq is an AppendConflict and nothing is written', 
   const w = await connect();
   const before = await headSeq(w);
   await w.query('BEGIN');
-  await t.throwsAsync(appendEvents(w, [{ type: 'late', data: {} }], before - 1), { instanceOf: AppendConflict });
+  await t.throwsAsync(appendEvents(w, [{ type: 'metadata_cleared', data: {} }], before - 1), { instanceOf: AppendConflict });
   await w.query('ROLLBACK');
   t.is(await headSeq(w), before);
 });
@@ -89,14 +91,14 @@ test.serial('two concurrent writers with the same expected seq: one wins, one co
   const head = await headSeq(a);
   await a.query('BEGIN');
   await b.query('BEGIN');
-  await appendEvents(a, [{ type: 'from-a', data: {} }], head);
-  const late = appendEvents(b, [{ type: 'from-b', data: {} }], head); // blocks on a's row lock
+  await appendEvents(a, [{ type: 'relationship_dropped', data: { table: { schema: 'public', name: 'a' }, name: 'from-a' } }], head);
+  const late = appendEvents(b, [{ type: 'relationship_dropped', data: { table: { schema: 'public', name: 'b' }, name: 'from-b' } }], head); // blocks on a's row lock
   await new Promise((r) => setTimeout(r, 100));
   await a.query('COMMIT');
   await t.throwsAsync(late, { instanceOf: AppendConflict });
   await b.query('ROLLBACK');
   const tail = await readFrom(a, head);
-  t.deepEqual(tail.map((e) => e.type), ['from-a']);
+  t.deepEqual(tail.map((e) => e.data), [{ table: { schema: 'public', name: 'a' }, name: 'from-a' }]);
 });
 
 test.serial('snapshots: latest wins, older ones are pruned', async (t) => {

@@ -1,16 +1,16 @@
 // v1 DML helpers that need no database: which /v1/query bodies a non-admin role may send, numeric value text.
 import test from 'ava';
-import { isDmlOnly } from '../../src/metadata/dml/index.js';
+import { anyRoleMay } from '../../src/metadata/operations.js';
 import { numericText } from '../../src/metadata/dml/mutation.js';
 
-test('isDmlOnly: DML types, bulks of them (nested), nothing else', (t) => {
-  for (const type of ['select', 'count', 'insert', 'update', 'delete']) t.true(isDmlOnly({ type, args: {} }));
-  t.true(isDmlOnly({ type: 'bulk', args: [{ type: 'select', args: {} }, { type: 'bulk', args: [{ type: 'insert', args: {} }] }] }));
-  t.false(isDmlOnly({ type: 'bulk', args: [{ type: 'select', args: {} }, { type: 'run_sql', args: { sql: 'select 1' } }] }));
-  t.false(isDmlOnly({ type: 'run_sql', args: {} }));
-  t.false(isDmlOnly({ type: 'bulk', args: {} }));
-  t.false(isDmlOnly(null));
-  t.false(isDmlOnly([{ type: 'select' }]));
+test('anyRoleMay: DML types, bulks of them (nested), nothing else', (t) => {
+  for (const type of ['select', 'count', 'insert', 'update', 'delete']) t.true(anyRoleMay({ type, args: {} }));
+  t.true(anyRoleMay({ type: 'bulk', args: [{ type: 'select', args: {} }, { type: 'bulk', args: [{ type: 'insert', args: {} }] }] }));
+  t.false(anyRoleMay({ type: 'bulk', args: [{ type: 'select', args: {} }, { type: 'run_sql', args: { sql: 'select 1' } }] }));
+  t.false(anyRoleMay({ type: 'run_sql', args: {} }));
+  t.false(anyRoleMay({ type: 'bulk', args: {} }));
+  t.false(anyRoleMay(null));
+  t.false(anyRoleMay([{ type: 'select' }]));
 });
 
 test('numericText: decimal text with a scale that is a multiple of 4', (t) => {

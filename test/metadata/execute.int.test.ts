@@ -286,23 +286,30 @@ test('bulk is parsed before it runs; version 2 only for its operations', async (
   t.deepEqual(await h.ok({ type: 'bulk', args: [] }), []);
 });
 
-test('operations registered by other features run inside bulk with their access mode', async (t) => {
-  const { registerQueryHandler } = await import('../../src/metadata/handlers.js');
-  const { EngineError } = await import('../../src/core/errors.js');
-  registerQueryHandler('test_echo', async (args) => ({ response: { echo: args } }), 'either');
-  registerQueryHandler('test_fail', async () => {
-    throw new EngineError('not-exists', 'nothing here', { path: '$.args.x' });
-  });
-  const h = await fresh('');
-  t.deepEqual(await h.ok({ type: 'bulk', args: [{ type: 'test_echo', args: 1 }, { type: 'run_sql', args: { sql: 'select 1 as one', read_only: true } }] }), [
-    { echo: 1 },
+test('v1 DML operations run inside bulk with their access mode (select fits any bulk, insert forces READ WRITE)', async (t) => {
+  const h = await fresh();
+  await h.ok(trackBlog);
+  t.deepEqual(await h.ok({
+    type: 'bulk',
+    args: [
+      { type: 'select', args: { table: 'author', columns: ['name'], order_by: ['id'] } },
+      { type: 'run_sql', args: { sql: 'select 1 as one', read_only: true } },
+    ],
+  }), [
+    [{ name: 'A1' }, { name: 'A2' }],
     { result_type: 'TuplesOk', result: [['one'], ['1']] },
   ]);
-  t.deepEqual((await h.query({ type: 'bulk', args: [{ type: 'test_echo', args: 1 }, { type: 'test_fail', args: {} }] })).body, {
-    path: '$.args[1].args.x', error: 'nothing here', code: 'not-exists',
+  t.deepEqual((await h.query({ type: 'bulk', args: [{ type: 'count', args: { table: 'author' } }, { type: 'select', args: { table: 'nope', columns: ['x'] } }] })).body, {
+    path: '$.args[1].args.table', error: 'table "nope" does not exist', code: 'not-exists',
   });
-  const mixed = await h.query({ type: 'bulk', args: [{ type: 'test_fail', args: {} }, { type: 'run_sql', args: { sql: 'select 1', read_only: true } }] });
-  t.is((mixed.body as { code: string }).code, 'bad-request');
+  t.deepEqual((await h.query({
+    type: 'bulk',
+    args: [{ type: 'insert', args: { table: 'author', objects: [{ name: 'A3' }] } }, { type: 'run_sql', args: { sql: 'select 1', read_only: true } }],
+  })).body, {
+    path: '$',
+    error: 'incompatible access mode requirements in bulk query, expected access mode: READ WRITE but $.args[1] forces READ ONLY',
+    code: 'bad-request',
+  });
 });
 
 test('run_sql: a column type change under rules comparing it with literals is refused, cascade or not', async (t) => {

@@ -6,7 +6,7 @@ import { introspectCatalog } from '../../src/catalog/introspect.js';
 import { buildState, type EngineState } from '../../src/cache/state.js';
 import { runMetadataQuery } from '../../src/metadata/execute.js';
 import { emptyMetadata } from '../../projections/metadata.js';
-import type { NewEvent } from '../../events/types.js';
+import type { Event } from '../../events/types.js';
 
 export interface Outcome {
   status: number;
@@ -15,7 +15,7 @@ export interface Outcome {
 
 export class Harness {
   state!: EngineState;
-  readonly log: NewEvent[] = [];
+  readonly log: Event[] = [];
   /** Metadata after each committed request, by log length. */
   readonly snapshots = new Map<number, EngineState['metadata']>();
 

@@ -5,7 +5,7 @@ import test from 'ava';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { request, spawnEngine, startTestEngine } from '../helpers/engine.js';
-import { appendEvents, readFrom, writeSnapshot, type NewEvent } from '../../events/log.js';
+import { appendEvents, readFrom, writeSnapshot, type LoggedEvent, type NewEvent } from '../../events/log.js';
 import { projector } from '../../src/sync/projector.js';
 
 const TOTAL = 10_000;
@@ -36,16 +36,16 @@ test.before(async () => {
   await c.connect();
   try {
     const real = await readFrom(c, 0);
-    const created = real.find((x) => x.type === 'permission_created')!;
-    const dropped = real.find((x) => x.type === 'permission_dropped')!;
+    const created = real.find((x): x is Extract<LoggedEvent, { type: 'permission_created' }> => x.type === 'permission_created')!;
+    const dropped = real.find((x): x is Extract<LoggedEvent, { type: 'permission_dropped' }> => x.type === 'permission_dropped')!;
     let seq = real[real.length - 1].seq;
     const padded: NewEvent[] = [];
     for (let k = 0; seq + padded.length < TOTAL; k++) {
       const table = { schema: 'public', name: `s_${k % 50}` };
       const role = `role_${k}`;
-      padded.push({ type: 'permission_created', data: { ...(created.data as object), table, role } });
+      padded.push({ type: 'permission_created', data: { ...created.data, table, role } });
       // Every 25th permission stays, the rest are dropped again.
-      if (k % 25 !== 0 && seq + padded.length < TOTAL) padded.push({ type: 'permission_dropped', data: { ...(dropped.data as object), table, role } });
+      if (k % 25 !== 0 && seq + padded.length < TOTAL) padded.push({ type: 'permission_dropped', data: { ...dropped.data, table, role } });
     }
     for (let i = 0; i < padded.length; i += 1000) {
       await c.query('BEGIN');

@@ -1,9 +1,10 @@
-// POST /v1/query: the metadata API (admin only). Runs the operation in one transaction via sync/write.
+// POST /v1/query: the metadata API (admin only; v1 DML for any role). Metadata operations run in one transaction
+// via metadata/write.ts.
 import type Router from '@koa/router';
 import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors.js';
-import { runMetadataWrite } from '../../sync/write.js';
+import { runMetadataWrite } from '../../metadata/write.js';
 import { readJson } from '../body.js';
-import { isDmlOnly } from '../../metadata/dml/index.js';
+import { anyRoleMay } from '../../metadata/operations.js';
 import { runDmlRequest } from '../../metadata/dml/run.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
@@ -20,11 +21,12 @@ export function queryRoutes(router: Router, rt: Runtime): void {
       ctx.state.role = session.role;
       const body = await readJson(ctx);
       // v1 DML (select/count/insert/update/delete) runs as the caller's role; everything else is admin only.
-      if (session.role !== 'admin' && !isDmlOnly(body)) throw new EngineError('access-denied', 'restricted access : admin only', { path: '$.args' });
+      const dataOnly = anyRoleMay(body);
+      if (session.role !== 'admin' && !dataOnly) throw new EngineError('access-denied', 'restricted access : admin only', { path: '$.args' });
       if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
       const who = { role: session.role, requestId, session, stringifyNumeric: rt.config.stringifyNumericTypes };
       // Data-only requests (v1 DML) need no metadata writer lock.
-      const result = isDmlOnly(body)
+      const result = dataOnly
         ? { response: await runDmlRequest(rt.pool, rt.store.get(), body, who) }
         : await runMetadataWrite(rt.write, body, who);
       ctx.status = 200;

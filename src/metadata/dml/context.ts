@@ -11,9 +11,20 @@ import { resolveParams } from '../../sql/params.js';
 import { permissionToIR } from '../../graphql/request/permission.js';
 import { isStringifiedType } from '../../graphql/schema/scalars.js';
 import { mapExecutionError } from '../../execute/pg-errors.js';
-import type { QueryHandlerContext } from '../handlers.js';
+import type { EngineState } from '../../cache/state.js';
 
 export const ADMIN = 'admin';
+
+/** What a DML operation runs with: the request's transaction, the state, and the caller. */
+export interface DmlContext {
+  client: pg.ClientBase;
+  state: EngineState;
+  role: string;
+  /** The caller's session (role and x-engine-* variables), when the request has one (DML runs as that role). */
+  session?: { role: string; variables: Record<string, string> };
+  /** The server's stringify-numeric-types setting (select output). */
+  stringifyNumeric?: boolean;
+}
 
 /** A role's select access to one table (admin: every column, no filter). */
 export interface SelectAccess {
@@ -41,7 +52,7 @@ export class Dml {
   private readonly client: pg.ClientBase;
   private readonly selectMemo = new Map<string, SelectAccess | null>();
 
-  constructor(ctx: QueryHandlerContext) {
+  constructor(ctx: DmlContext) {
     this.cache = ctx.state.cache;
     this.role = ctx.session?.role ?? ctx.role;
     this.admin = this.role === ADMIN;

@@ -1,14 +1,20 @@
-// One /v1/query in one transaction on one pooled client: lock writers, catch up, run the operation, append its
-// events (optimistic seq check), snapshot when due, COMMIT, then swap the instance's state.
+// The metadata write path, in one place: one /v1/query in one transaction on one pooled client.
+//   1. BEGIN and take the writers' lock          (events/log.ts lockWriters)
+//   2. catch up with the log                     (sync/catchup.ts)
+//   3. I/O checks, decide, run run_sql's SQL,    (execute.ts, against the operation table in operations.ts;
+//      fold, consistency rules                    decide functions in events/decide, pure)
+//   4. append the events with the seq decided on, (events/log.ts appendEvents; a unique-key conflict means
+//      NOTIFY engine_metadata                     another writer came first: roll back, catch up, retry)
+//   5. snapshot when due, COMMIT, swap the instance's state.
 import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
-import { runMetadataQuery } from '../metadata/execute.js';
+import { runMetadataQuery } from './execute.js';
 import { AppendConflict, appendEvents, crossesSnapshot, lockWriters, writeSnapshot } from '../../events/log.js';
-import { catchUp } from './catchup.js';
-import type { Projector } from './projector.js';
-import type { StateStore } from './store.js';
+import { catchUp } from '../sync/catchup.js';
+import type { Projector } from '../sync/projector.js';
+import type { StateStore } from '../sync/store.js';
 
 export interface WriteContext {
   pool: pg.Pool;

@@ -1,0 +1,52 @@
+// decide for the whole-metadata operations: clear_metadata, reload_metadata, replace_metadata and
+// drop_inconsistent_metadata. Their I/O (re-reading the catalog, checking a replacement's triggers and remote
+// schemas) happens before; the consistency rule (none may be left inconsistent) after, in the write path.
+import { EngineError } from '../../src/core/errors.js';
+import { ev, type Event, type Metadata, type PermKind } from '../types.js';
+import { dropEvents, type DecideContext, type ObjId } from './common.js';
+
+export type MetadataCommand =
+  | { op: 'clear_metadata' }
+  | { op: 'reload_metadata'; reload_remote_schemas: boolean }
+  | { op: 'replace_metadata'; metadata: Metadata }
+  | { op: 'drop_inconsistent_metadata' };
+
+export function decideMetadata(cmd: MetadataCommand, ctx: DecideContext): Event[] {
+  switch (cmd.op) {
+    case 'clear_metadata':
+      return [ev('metadata_cleared', {})];
+    case 'reload_metadata':
+      // A fact other instances act on: the catalog was re-read (they re-read theirs when they fold it).
+      return [ev('metadata_reloaded', { reload_remote_schemas: cmd.reload_remote_schemas })];
+    case 'replace_metadata':
+      return [ev('metadata_replaced', { metadata: cmd.metadata })];
+    case 'drop_inconsistent_metadata':
+      return dropInconsistent(ctx.inconsistent ?? []);
+    default: {
+      const never: never = cmd;
+      throw new EngineError('unexpected', `unknown command ${JSON.stringify(never)}`);
+    }
+  }
+}
+
+/** Drops for the inconsistent objects (by their schema-cache ids): dependents first, then actions. */
+function dropInconsistent(ids: readonly string[]): Event[] {
+  const parsed = ids.map((id) => JSON.parse(id) as string[]);
+  return [
+    ...dropEvents(parsed.map(idToObj).filter((o): o is ObjId => o !== null)),
+    ...parsed.filter((a) => a[0] === 'action').map((a) => ev('action_dropped', { name: a[1], clear_data: false })),
+  ];
+}
+
+/** A schema-cache object id (["table", schema, name], ["permission", schema, name, role, kind], ...) as an ObjId. */
+function idToObj(a: string[]): ObjId | null {
+  const table = { schema: a[1], name: a[2] };
+  switch (a[0]) {
+    case 'table': return { kind: 'table', table };
+    case 'relationship': return { kind: 'relationship', table, name: a[3] };
+    case 'computed_field': return { kind: 'computed_field', table, name: a[3] };
+    case 'permission': return { kind: 'permission', table, role: a[3], perm: a[4] as PermKind };
+    case 'function': return { kind: 'function', fn: table };
+    default: return null;
+  }
+}
