@@ -57,6 +57,23 @@ const MIGRATIONS: string[][] = [
     `CREATE OR REPLACE FUNCTION ${CATALOG_SCHEMA}.raise_error(code text, msg text) RETURNS boolean AS
      $$ BEGIN RAISE EXCEPTION USING ERRCODE = 'EG400', MESSAGE = msg, DETAIL = code; END; $$ LANGUAGE plpgsql`,
   ],
+  // Async actions (src/actions/log.ts): the original's hdb_action_log columns, plus the worker's lease.
+  [
+    `CREATE TABLE IF NOT EXISTS ${CATALOG_SCHEMA}.hdb_action_log (
+       id uuid PRIMARY KEY DEFAULT gen_random_uuid(),
+       action_name text NOT NULL,
+       input jsonb NOT NULL,
+       session_variables jsonb NOT NULL,
+       request_headers jsonb NOT NULL,
+       status text NOT NULL DEFAULT 'created' CHECK (status IN ('created', 'processing', 'completed', 'error')),
+       response_payload jsonb,
+       errors jsonb,
+       created_at timestamptz NOT NULL DEFAULT now(),
+       response_received_at timestamptz,
+       locked_by text,
+       lease_until timestamptz)`,
+    `CREATE INDEX IF NOT EXISTS hdb_action_log_pending ON ${CATALOG_SCHEMA}.hdb_action_log (created_at) WHERE status IN ('created', 'processing')`,
+  ],
 ];
 
 export const CATALOG_VERSION = MIGRATIONS.length;

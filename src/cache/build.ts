@@ -8,6 +8,7 @@ import { baseTypeName, type ActionMeta, type CustomTypes } from '../../events/ac
 import { BUILTIN_SCALARS, PG_SCALARS } from '../../events/decide/actions.js';
 import { PERM_KINDS, own, permKey } from '../../events/types.js';
 import type {
+  ActionInfo,
   BoolExpJson,
   ColumnInfo,
   ComputedFieldInfo,
@@ -165,12 +166,33 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
     }
   }
 
+  const actions: Record<string, ActionInfo> = {};
   for (const a of metadata.actions as ActionMeta[]) {
     const reason = actionProblem(a, metadata.custom_types as CustomTypes);
-    if (reason) record(actionId(a.name), 'action', exportAction(a), `in action ${q(a.name)}; ${reason}`);
+    if (reason) {
+      record(actionId(a.name), 'action', exportAction(a), `in action ${q(a.name)}; ${reason}`);
+      continue;
+    }
+    const handler = resolveUrlTemplate(a.definition.handler);
+    if (typeof handler !== 'string') {
+      record(actionId(a.name), 'action', exportAction(a), `Value for environment variables not found: ${handler.missing.join(', ')}`);
+      continue;
+    }
+    actions[a.name] = { name: a.name, definition: a.definition, handler, comment: a.comment, roles: a.permissions.map((p) => p.role) };
   }
 
-  return { tables, functions, roles: [...roles].sort(), inconsistent };
+  return { tables, functions, roles: [...roles].sort(), inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
+}
+
+/** `{{VAR}}` in a webhook URL replaced by the environment's value (the original's URL templates). */
+export function resolveUrlTemplate(url: string, env: NodeJS.ProcessEnv = process.env): string | { missing: string[] } {
+  const missing: string[] = [];
+  const out = url.replace(/\{\{([^{}]+)\}\}/g, (_m, name: string) => {
+    const v = env[name.trim()];
+    if (v === undefined) missing.push(name.trim());
+    return v ?? '';
+  });
+  return missing.length ? { missing } : out;
 }
 
 /** What is wrong with an action's types, if anything (arguments first, then the output type). */

@@ -3,6 +3,7 @@
 // function of (metadata, catalog); inconsistent objects are collected as data, never thrown.
 import type { QualifiedName } from '../core/names.js';
 import type { PgColumn, PgTable, PgFunction } from '../catalog/types.js';
+import type { ActionDefinition, CustomTypes } from '../../events/actions.js';
 
 /** A boolean expression as written in metadata (permission filter/check): the `where` JSON grammar. */
 export type BoolExpJson = Record<string, unknown>;
@@ -143,4 +144,17 @@ export interface SchemaCache {
   /** Every role named in some permission. */
   roles: string[];
   inconsistent: InconsistentObject[];
+  /** Consistent actions by name (handler URL templates resolved), and the custom types they use (src/actions). */
+  actions?: Record<string, ActionInfo>;
+  customTypes?: CustomTypes;
+}
+
+export interface ActionInfo {
+  name: string;
+  definition: ActionDefinition;
+  /** The handler with its `{{ENV}}` templates replaced (at build time, as the original). */
+  handler: string;
+  comment: string | null;
+  /** Roles with an action permission. */
+  roles: string[];
 }

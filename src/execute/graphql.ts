@@ -4,7 +4,7 @@ import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { ServerConfig } from '../config.js';
 import { prepareOperation } from '../graphql/prepare.js';
-import { executeGraphQL, type PrepareFn } from './run.js';
+import { executeGraphQL, type ActionReply, type PrepareFn } from './run.js';
 import { handleExplainRequest } from './explain.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
 
@@ -14,6 +14,8 @@ export interface GraphQLRequestContext {
   session: Session;
   config: ServerConfig;
   requestId: string;
+  /** The client's headers (actions with forward_client_headers pass them on). */
+  clientHeaders?: Record<string, string | string[] | undefined>;
 }
 
 const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, options);
@@ -27,11 +29,12 @@ const showInternal = (session: Session, config: ServerConfig): boolean =>
   config.devMode || (session.role === 'admin' && config.adminInternalErrors);
 
 /** One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an array). */
-export function handleGraphQLRequest(
+export async function handleGraphQLRequest(
   ctx: GraphQLRequestContext,
   body: unknown,
-): Promise<{ status: number; body: string; headers?: Record<string, string>; errorCode?: string }> {
-  return executeGraphQL(
+): Promise<{ status: number; body: string; headers?: Record<string, string>; errorCode?: string; errorStatus?: number }> {
+  const reply: ActionReply = { setCookie: [] };
+  const r = await executeGraphQL(
     {
       pool: ctx.pool,
       state: ctx.state,
@@ -41,9 +44,14 @@ export function handleGraphQLRequest(
       showInternal: showInternal(ctx.session, ctx.config),
       requestId: ctx.requestId,
       prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
+      clientHeaders: ctx.clientHeaders ?? null,
+      reply,
     },
     body,
   );
+  // A sync action handler's Set-Cookie reaches the client; a failed action call gives /v1alpha1 its status.
+  if (reply.setCookie.length) r.headers = { ...r.headers, 'Set-Cookie': reply.setCookie.join(', ') };
+  return reply.errorStatus === undefined ? r : { ...r, errorStatus: reply.errorStatus };
 }
 
 /** POST /v1/graphql/explain (admin only): `[{field, sql, plan}]`, or a metadata-style error with its status. */

@@ -14,6 +14,9 @@ import { PREVIOUS_RESULT } from '../sql/mutation-statement.js';
 import { cacheFor, planKey, shapeCacheFor, type Lru } from './plan-cache.js';
 import { mapExecutionError } from './pg-errors.js';
 import { parseBody, type GraphQLRequest } from './request.js';
+import type { ActionRootIR } from '../ir/action.js';
+import { runActionRoot, type ActionEnv } from '../actions/execute.js';
+import type { ClientHeaders } from '../actions/call.js';
 
 /** What the GraphQL front (src/graphql/prepare.ts) gives back for one request. */
 export interface PreparedOperation {
@@ -43,6 +46,15 @@ export interface ExecuteContext {
   prepare: PrepareFn;
   /** Separates the plans of another schema over the same state (POST /v1beta1/relay). */
   planScope?: string;
+  /** The client's request headers (actions forward them) and what actions add to the response. */
+  clientHeaders?: ClientHeaders | null;
+  reply?: ActionReply;
+}
+
+/** Set-Cookie values of sync action handlers, and the status of a failed action call (for /v1alpha1). */
+export interface ActionReply {
+  setCookie: string[];
+  errorStatus?: number;
 }
 
 interface Statement extends CompiledSql {
@@ -60,6 +72,8 @@ interface Plan {
   /** Query plans put all root fields in one statement whose columns the pieces index; mutations run one per field. */
   sequential: boolean;
   coerceVariables: PreparedOperation['coerceVariables'];
+  /** Operations with action fields: runs of other root fields (each a plan) and the action fields, in order. */
+  mixed?: Array<{ plan: Plan } | { key: string; action: ActionRootIR }>;
 }
 
 const namedStatement = (c: CompiledSql): Statement => ({ ...c, name: `e_${createHash('sha1').update(c.text).digest('base64url').slice(0, 27)}` });
@@ -83,6 +97,7 @@ const MAX_SHAPE = 16384;
 
 function buildPlan(p: PreparedOperation, keep: boolean): Plan {
   const { ir } = p;
+  if (ir.fields.some(([, f]) => f.kind === 'action_root')) return mixedPlan(p, keep);
   const named = keep ? namedStatement : unnamed;
   if (ir.operation === 'mutation') {
     const { statements, pieces } = compileSequential(ir);
@@ -90,6 +105,25 @@ function buildPlan(p: PreparedOperation, keep: boolean): Plan {
   }
   const { statement, pieces } = compileOperation(ir);
   return { operation: ir.operation, statements: statement ? [named(statement)] : [], pieces, sequential: false, coerceVariables: p.coerceVariables };
+}
+
+/** Action fields run on their own (a handler call is no SQL); the other root fields keep their statements. */
+function mixedPlan(p: PreparedOperation, keep: boolean): Plan {
+  const mixed: NonNullable<Plan['mixed']> = [];
+  let group: OperationIR['fields'] = [];
+  const flush = () => {
+    if (group.length) mixed.push({ plan: buildPlan({ ...p, ir: { ...p.ir, fields: group } }, keep) });
+    group = [];
+  };
+  for (const [key, f] of p.ir.fields) {
+    if (f.kind !== 'action_root') group.push([key, f]);
+    else {
+      flush();
+      mixed.push({ key, action: f.action });
+    }
+  }
+  flush();
+  return { operation: p.ir.operation, statements: [], pieces: [], sequential: false, coerceVariables: p.coerceVariables, mixed };
 }
 
 /** The cached plan (as it is: no promise, no extra microtask on the hot path) or a new one. */
@@ -145,19 +179,49 @@ export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Prom
     throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
   }
   const variables = plan.coerceVariables(req.variables);
+  if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req)}}`;
+  return `{"data":${await runData(ctx, plan, variables)}}`;
+}
+
+/** The `data` object's JSON text of a plan without action fields. */
+async function runData(ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>): Promise<string> {
   const src = { variables, sessionVariables: ctx.session.variables };
   if (!plan.sequential) {
     const st = plan.statements[0];
     const row = st ? await runStatement(ctx.pool, st, resolveParams(st.slots, src)) : null;
-    return `{"data":${splice(plan.pieces, row)}}`;
+    return splice(plan.pieces, row);
   }
   // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
   const only = plan.statements.length === 1 ? plan.statements[0] : null;
   if (only?.standalone) {
     const row = await runStatement(ctx.pool, only, resolveParams(only.slots, src));
-    return `{"data":${splice(plan.pieces, [row?.[0] ?? null])}}`;
+    return splice(plan.pieces, [row?.[0] ?? null]);
   }
-  return `{"data":${splice(plan.pieces, await runInTransaction(ctx, plan, src))}}`;
+  return splice(plan.pieces, await runInTransaction(ctx, plan, src));
+}
+
+async function runMixed(
+  ctx: ExecuteContext, steps: NonNullable<Plan['mixed']>, variables: Record<string, unknown>, req: GraphQLRequest,
+): Promise<string> {
+  const setCookie = ctx.reply?.setCookie ?? [];
+  const env: ActionEnv = {
+    pool: ctx.pool, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null, variables,
+    rawVariables: req.variables ?? null, setCookie,
+  };
+  const parts: string[] = [];
+  for (const s of steps) {
+    if ('plan' in s) {
+      parts.push((await runData(ctx, s.plan, variables)).slice(1, -1));
+      continue;
+    }
+    try {
+      parts.push(`${JSON.stringify(s.key)}:${await runActionRoot(env, s.action)}`);
+    } catch (e) {
+      if (e instanceof EngineError && ctx.reply) ctx.reply.errorStatus = e.status;
+      throw e;
+    }
+  }
+  return `{${parts.join(',')}}`;
 }
 
 /** Mutations: every root field in order, in one transaction with the session in `engine.user` (event triggers read it). */
@@ -219,7 +283,9 @@ async function answer(ctx: ExecuteContext, req: GraphQLRequest): Promise<Answer>
  * A whole POST /v1/graphql body (already JSON-parsed): one response, or an array for a batch; always HTTP 200.
  * `errorCode`: the (first) error's code, for the request log.
  */
-export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promise<{ status: number; body: string; errorCode?: string }> {
+export async function executeGraphQL(
+  ctx: ExecuteContext, body: unknown,
+): Promise<{ status: number; body: string; headers?: Record<string, string>; errorCode?: string }> {
   let parsed;
   try {
     parsed = parseBody(body);

@@ -13,6 +13,7 @@ import { introspectionJson } from './request/introspection.js';
 import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from './request/operation.js';
 import { rootFieldIR, type Translator } from './request/translate.js';
 import { hasVisibleMutations, mutationRootField } from './request/mutation-root.js';
+import '../actions/register.js';
 
 export interface GraphQLRequestBody {
   query: string;
@@ -57,7 +58,7 @@ export function prepareOperation(
   let rootName: string;
   if (op.operation === 'mutation') {
     const m = rs.schema.getMutationType();
-    if (!m || !hasVisibleMutations(rs.ctx, session.backendOnly === true)) throw ve('no mutations exist', '$');
+    if (!m || (!hasVisibleMutations(rs.ctx, session.backendOnly === true) && rs.mutationExtensions.size === 0)) throw ve('no mutations exist', '$');
     root = m;
     rootName = 'mutation_root';
   } else if (op.operation === 'subscription') {
@@ -88,7 +89,8 @@ export function prepareOperation(
     } else if (f.name === 'no_queries_available') {
       out.push([f.alias, { kind: 'raw', json: JSON.stringify('There are no queries available to the current role.') }]);
     } else if (op.operation === 'mutation') {
-      out.push([f.alias, mutationRootField(t, f, session.backendOnly === true)]);
+      const ext = rs.mutationExtensions.get(f.name);
+      out.push([f.alias, ext ? ext(t, f) : mutationRootField(t, f, session.backendOnly === true)]);
     } else {
       const meta = rs.queryFields.get(f.name);
       if (!meta) throw ve(`field "${f.name}" is not supported yet`, f.path);

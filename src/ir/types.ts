@@ -4,6 +4,7 @@
 import type { QualifiedName } from '../core/names.js';
 import type { RelationshipInfo } from '../cache/types.js';
 import type { MutationIR } from './mutation.js';
+import type { ActionRootIR } from './action.js';
 
 /** A Postgres type to cast a parameter to: `type` is pg_type.typname (int4, text, jsonb, a user enum...). */
 export interface PgTypeRef {
@@ -207,7 +208,9 @@ export type RootFieldIR =
   /** insert / update / delete (src/ir/mutation.ts). */
   | { kind: 'mutation'; mutation: MutationIR }
   /** Relay `<t>_connection` / `<fn>_connection`. */
-  | { kind: 'connection'; connection: ConnectionIR };
+  | { kind: 'connection'; connection: ConnectionIR }
+  /** Actions (src/ir/action.ts): run by src/actions/execute.ts, not compiled with the other root fields. */
+  | { kind: 'action_root'; action: ActionRootIR };
 
 export interface OperationIR {
   operation: 'query' | 'mutation' | 'subscription';

@@ -33,6 +33,8 @@ export function compileRootField(f: RootFieldIR, ctx: CompileContext = new Compi
       return rootAggregate(f.aggregate, ctx);
     case 'connection':
       return rootConnection(f.connection, ctx);
+    case 'action_root':
+      throw new Error('an action root field is run by src/actions/execute.ts');
   }
 }
 

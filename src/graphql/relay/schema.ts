@@ -180,7 +180,7 @@ export function buildRelaySchema(cache: SchemaCache, role: string): RoleSchema {
   const schema = new GraphQLSchema({
     query, mutation, subscription, types: [...ctx.types.values()], directives: [GraphQLIncludeDirective, GraphQLSkipDirective],
   });
-  return { role, ctx, schema, queryFields, hasMutations: !!mutation, fieldHook: relayTableField };
+  return { role, ctx, schema, queryFields, hasMutations: !!mutation, mutationExtensions: new Map(), fieldHook: relayTableField };
 }
 
 const memo = new WeakMap<EngineState, Map<string, RoleSchema>>();

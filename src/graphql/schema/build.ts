@@ -10,7 +10,7 @@ import type { CollectedField } from '../request/collect.js';
 import type { Translator } from '../request/translate.js';
 import type { EngineState } from '../../cache/state.js';
 import { buildRoleContext, type RoleContext, type TableView } from './context.js';
-import { mutationFields } from './mutation.js';
+import { mutationExtensionContributors, mutationFields, type MutationFieldContribution } from './mutation.js';
 import { queryRootFields, type RootFieldMeta } from './root.js';
 import { sortedMap } from './types.js';
 
@@ -21,6 +21,8 @@ export interface RoleSchema {
   /** query_root (and subscription_root) fields by name. */
   queryFields: Map<string, RootFieldMeta>;
   hasMutations: boolean;
+  /** mutation_root fields of other features (actions), by name. */
+  mutationExtensions: Map<string, MutationFieldContribution['translate']>;
   /** Relay schemas (src/graphql/relay): translates the Relay fields of table types; null leaves a field to the usual path. */
   fieldHook?: (t: Translator, view: TableView, f: CollectedField) => FieldIR | null;
 }
@@ -47,12 +49,20 @@ export function buildRoleSchema(cache: SchemaCache, role: string): RoleSchema {
     ? new GraphQLObjectType({ name: 'subscription_root', fields: () => sortedMap(subConfigs) })
     : undefined;
   const mFields = mutationFields(ctx);
+  const mutationExtensions = new Map<string, MutationFieldContribution['translate']>();
+  for (const contribute of mutationExtensionContributors) {
+    for (const c of contribute(ctx)) {
+      if (mFields.some(([n]) => n === c.name)) continue; // a name clash: the table field wins
+      mFields.push([c.name, c.config]);
+      mutationExtensions.set(c.name, c.translate);
+    }
+  }
   const mutation = mFields.length > 0 ? new GraphQLObjectType({ name: 'mutation_root', fields: () => sortedMap(mFields) }) : undefined;
   // Only @include and @skip, as in the original.
   const schema = new GraphQLSchema({
     query, mutation, subscription, types: [...ctx.types.values()], directives: [GraphQLIncludeDirective, GraphQLSkipDirective],
   });
-  return { role, ctx, schema, queryFields, hasMutations: !!mutation };
+  return { role, ctx, schema, queryFields, hasMutations: !!mutation, mutationExtensions };
 }
 
 const memo = new WeakMap<EngineState, Map<string, RoleSchema>>();

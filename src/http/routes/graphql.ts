@@ -53,8 +53,10 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
-    const r = await (relay ? handleRelayRequest : handleGraphQLRequest)({ pool: rt.pool, state, session, config: rt.config, requestId }, body);
-    reply.status = legacy && r.status === 200 ? legacyStatus(r.body) : r.status;
+    const r: { status: number; body: string; headers?: Record<string, string>; errorCode?: string; errorStatus?: number } = await (relay ? handleRelayRequest : handleGraphQLRequest)(
+      { pool: rt.pool, state, session, config: rt.config, requestId, clientHeaders: req.headers }, body,
+    );
+    reply.status = legacy && r.status === 200 ? (r.errorStatus ?? legacyStatus(r.body)) : r.status;
     if (r.headers) for (const k in r.headers) reply.headers.push([k, r.headers[k]]);
     reply.body = r.body;
     if (r.errorCode !== undefined) reply.errorCode = r.errorCode;

@@ -1,0 +1,158 @@
+// Calling an action handler as the original does (SPEC-NOTES-runtime §3.2, §3.3): the request body and headers,
+// then the answer checked against the output type. Every failure is an EngineError with the original's code,
+// message and `internal` ({error, request, response}); a 4xx `{message, code}` becomes that error as it is.
+import { EngineError, type ErrorCode } from '../core/errors.js';
+import type { HeaderConf } from '../../events/commands.js';
+import type { ActionCallIR, OutputFieldSpec } from '../ir/action.js';
+import { ENGINE_VERSION } from '../version.js';
+import { HttpFailure, postJson, type HttpAnswer } from './http.js';
+
+/** Client headers never forwarded (the original's list), besides every x-engine-* header. */
+const NOT_FORWARDED = new Set([
+  'content-length', 'content-md5', 'user-agent', 'host', 'origin', 'referer', 'accept', 'accept-encoding',
+  'accept-language', 'accept-datetime', 'cache-control', 'connection', 'dnt', 'content-type',
+  // hop-by-hop headers node:http would reject or mishandle
+  'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection',
+]);
+
+export type ClientHeaders = Record<string, string | string[] | undefined>;
+
+export interface CallResult {
+  /** The handler's object, or array of objects (validated). */
+  value: unknown;
+  /** Set-Cookie values of the answer (a synchronous mutation passes them on to the client). */
+  setCookie: string[];
+}
+
+export interface OutputShape {
+  list: boolean;
+  spec: OutputFieldSpec[];
+}
+
+interface RequestInfo {
+  url: string;
+  body: unknown;
+  headers: Array<Record<string, string>>;
+}
+
+function configuredHeaders(hs: HeaderConf[]): Array<[string, string]> {
+  return hs.map((h) => {
+    if ('value' in h) return [h.name, h.value];
+    const v = process.env[h.value_from_env];
+    if (v === undefined) throw new EngineError('not-found', `environment variable '${h.value_from_env}' not set`);
+    return [h.name, v];
+  });
+}
+
+function forwarded(client: ClientHeaders): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  for (const [k, v] of Object.entries(client)) {
+    const name = k.toLowerCase();
+    if (v === undefined || NOT_FORWARDED.has(name) || name.startsWith('x-engine-')) continue;
+    out.push([k, Array.isArray(v) ? v.join(', ') : v]);
+  }
+  const host = client.host;
+  const ua = client['user-agent'];
+  if (typeof host === 'string') out.push(['X-Forwarded-Host', host]);
+  if (typeof ua === 'string') out.push(['X-Forwarded-User-Agent', ua]);
+  return out;
+}
+
+const internal = (error: unknown, request: RequestInfo, response?: HttpAnswer, body?: unknown) => ({
+  error,
+  request,
+  ...(response ? { response: { status: response.status, body, headers: response.headers } } : {}),
+});
+
+/** Calls the handler; `input` is the arguments object, `session` the session variables (lower-case keys). */
+export async function callHandler(
+  call: ActionCallIR, input: Record<string, unknown>, session: Record<string, string>, client: ClientHeaders | null, shape: OutputShape | null,
+): Promise<CallResult> {
+  const conf = configuredHeaders(call.headers);
+  const fwd = call.forwardClientHeaders && client ? forwarded(client) : [];
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': `engine-graphql-engine/${ENGINE_VERSION}` };
+  const confNames = new Set(conf.map(([n]) => n.toLowerCase()));
+  // On duplicate names the configured header wins.
+  for (const [n, v] of fwd) if (!confNames.has(n.toLowerCase())) headers[n.toLowerCase()] = v;
+  for (const [n, v] of conf) headers[n.toLowerCase()] = v;
+  const body = { action: { name: call.name }, input, session_variables: session };
+  const request: RequestInfo = {
+    url: call.handler, body,
+    headers: [...call.headers.map((h) => ({ ...h })), ...fwd.map(([name, value]) => ({ name, value }))],
+  };
+  let answer: HttpAnswer;
+  try {
+    answer = await postJson(call.handler, headers, JSON.stringify(body), call.timeout * 1000);
+  } catch (e) {
+    const message = e instanceof HttpFailure ? e.message : String(e);
+    throw new EngineError('unexpected', 'http exception when calling webhook', {
+      status: 500, internal: internal({ type: 'http_exception', message }, request),
+    });
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(answer.body);
+  } catch (e) {
+    throw new EngineError('unexpected', 'not a valid json response from webhook', {
+      status: 500, internal: internal(`invalid json: ${e instanceof Error ? e.message : String(e)}`, request, answer, answer.body),
+    });
+  }
+  const withInternal = (err: EngineError) =>
+    new EngineError(err.code, err.message, { status: err.status, path: err.path, internal: internal('unexpected response', request, answer, json) });
+  const setCookie = answer.headers.filter((h) => h.name.toLowerCase() === 'set-cookie').map((h) => h.value);
+  if (answer.status >= 200 && answer.status < 300) {
+    if (shape) {
+      try {
+        validateResponse(json, shape);
+      } catch (e) {
+        throw e instanceof EngineError ? withInternal(e) : e;
+      }
+    }
+    return { value: json, setCookie };
+  }
+  if (answer.status >= 400 && answer.status < 500) {
+    const o = json as Record<string, unknown> | null;
+    if (o === null || typeof o !== 'object' || Array.isArray(o)) {
+      throw withInternal(new EngineError('parse-failed', `parsing ActionWebhookErrorResponse failed, expected Object, but encountered ${jsonKind(o)}`));
+    }
+    if (typeof o.message !== 'string') throw withInternal(new EngineError('parse-failed', 'key "message" not found'));
+    const code = typeof o.code === 'string' ? o.code : 'unexpected';
+    throw new EngineError(code as ErrorCode, o.message, { status: answer.status });
+  }
+  throw new EngineError('unexpected', 'internal error', {
+    status: 500, internal: internal(`expecting 2xx or 4xx status code, but found ${answer.status}`, request, answer, json),
+  });
+}
+
+function jsonKind(v: unknown): string {
+  if (v === null) return 'Null';
+  if (Array.isArray(v)) return 'Array';
+  return typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : 'Object';
+}
+
+const unexpected = (m: string) => new EngineError('unexpected', m);
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+
+/** The original's checks of a 2xx answer against the output type. */
+export function validateResponse(json: unknown, shape: OutputShape): void {
+  if (Array.isArray(json)) {
+    if (!json.every(isObject)) throw new EngineError('parse-failed', 'expecting object or array of objects for action webhook response');
+    if (!shape.list) throw unexpected('expecting object for action webhook response but got array');
+    for (const o of json) validateObject(o, shape.spec);
+    return;
+  }
+  if (!isObject(json)) throw new EngineError('parse-failed', 'expecting object or array of objects for action webhook response');
+  if (shape.list) throw unexpected('expecting array for action webhook response but got object');
+  validateObject(json, shape.spec);
+}
+
+function validateObject(o: Record<string, unknown>, spec: OutputFieldSpec[]): void {
+  const known = new Set(spec.map((f) => f.name));
+  const extra = Object.keys(o).filter((k) => !known.has(k));
+  if (extra.length) throw unexpected(`unexpected fields in webhook response: ${extra.join(', ')}`);
+  for (const f of spec) {
+    if (f.nullable) continue;
+    if (!(f.name in o)) throw unexpected(`field "${f.name}" expected in webhook response, but not found`);
+    if (o[f.name] === null) throw unexpected(`expecting not null value for field "${f.name}"`);
+  }
+}

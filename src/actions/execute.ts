@@ -1,0 +1,114 @@
+// Runs an action root field (the executor in src/execute/run.ts hands them here): a sync call (handler, then the
+// output shaped in Node, or by ONE SQL statement when it selects relationships), an async enqueue (one INSERT), or
+// `<action>(id:)` (one SELECT). Returns the field's JSON text.
+import type pg from 'pg';
+import type { Session } from '../auth/session.js';
+import type { ActionOutputIR, ActionRootIR, InputTemplate } from '../ir/action.js';
+import type { CompiledSql } from '../sql/builder.js';
+import { ACTION_ID, ACTION_RESPONSE, compileActionOutput, compileActionStatus } from '../sql/action.js';
+import { resolveParams } from '../sql/params.js';
+import { mapExecutionError } from '../execute/pg-errors.js';
+import { callHandler, type ClientHeaders } from './call.js';
+import { enqueueAction } from './log.js';
+
+export interface ActionEnv {
+  pool: pg.Pool;
+  session: Session;
+  clientHeaders: ClientHeaders | null;
+  /** Coerced variables (plan parameters) and the request's own (JSON as sent: what the handler gets). */
+  variables: Record<string, unknown>;
+  rawVariables: Record<string, unknown> | null;
+  /** Set-Cookie values of sync handlers, for the HTTP response. */
+  setCookie: string[];
+}
+
+function dig(root: unknown, path: ReadonlyArray<string | number>): unknown {
+  let cur = root;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return cur;
+}
+
+/** The JSON of an input template; a variable missing from the request leaves its field out (as GraphQL does). */
+export function renderInput(tpl: InputTemplate, env: Pick<ActionEnv, 'variables' | 'rawVariables'>): unknown {
+  switch (tpl.kind) {
+    case 'json': return tpl.value;
+    case 'list': return tpl.items.map((x) => renderInput(x, env)).map((x) => (x === undefined ? null : x));
+    case 'object': {
+      const out: Record<string, unknown> = {};
+      for (const [k, v] of tpl.fields) {
+        const x = renderInput(v, env);
+        if (x !== undefined) out[k] = x;
+      }
+      return out;
+    }
+    case 'variable': {
+      const raw = env.rawVariables ?? {};
+      if (Object.prototype.hasOwnProperty.call(raw, tpl.name)) return dig(raw[tpl.name], tpl.path);
+      return Object.prototype.hasOwnProperty.call(env.variables, tpl.name) ? dig(env.variables[tpl.name], tpl.path) : undefined;
+    }
+  }
+}
+
+const renderArgs = (input: Array<[string, InputTemplate]>, env: ActionEnv): Record<string, unknown> =>
+  renderInput({ kind: 'object', fields: input }, env) as Record<string, unknown>;
+
+// Compiled statements per IR object: the IR lives as long as its cached plan.
+const compiled = new WeakMap<object, CompiledSql>();
+function memo(key: object, make: () => CompiledSql): CompiledSql {
+  let c = compiled.get(key);
+  if (!c) {
+    c = make();
+    compiled.set(key, c);
+  }
+  return c;
+}
+
+async function queryOne(env: ActionEnv, st: CompiledSql, variables: Record<string, unknown>): Promise<string | null> {
+  const values = resolveParams(st.slots, { variables, sessionVariables: env.session.variables });
+  try {
+    const r = await env.pool.query<unknown[]>({ text: st.text, values, rowMode: 'array' });
+    return (r.rows[0]?.[0] as string | null | undefined) ?? null;
+  } catch (e) {
+    throw mapExecutionError(e, { text: st.text, values });
+  }
+}
+
+/** A handler's validated objects as the selection asks (in Node when no relationship is selected). */
+async function shapeOutput(env: ActionEnv, out: ActionOutputIR, value: unknown): Promise<string> {
+  if (value === null) return 'null';
+  const objects = (Array.isArray(value) ? value : [value]) as Array<Record<string, unknown>>;
+  if (out.fields.some(([, f]) => f.kind === 'relationship')) {
+    const st = memo(out, () => compileActionOutput(out, !out.list));
+    return (await queryOne(env, st, { [ACTION_RESPONSE]: objects })) ?? 'null';
+  }
+  const shaped = objects.map((o) => {
+    const r: Record<string, unknown> = {};
+    for (const [key, f] of out.fields) r[key] = f.kind === 'typename' ? f.name : f.kind === 'field' ? (o[f.name] ?? null) : null;
+    return r;
+  });
+  return JSON.stringify(out.list ? shaped : shaped[0] ?? null);
+}
+
+export async function runActionRoot(env: ActionEnv, ir: ActionRootIR): Promise<string> {
+  switch (ir.kind) {
+    case 'action': {
+      const input = renderArgs(ir.call.input, env);
+      const r = await callHandler(ir.call, input, env.session.variables, env.clientHeaders, ir.output);
+      env.setCookie.push(...r.setCookie);
+      return shapeOutput(env, ir.output, r.value);
+    }
+    case 'action_enqueue': {
+      const input = renderArgs(ir.call.input, env);
+      const id = await enqueueAction(env.pool, ir.call.name, input, env.session.variables, env.clientHeaders ?? {});
+      return JSON.stringify(id);
+    }
+    case 'action_status': {
+      const id = renderInput(ir.id, env);
+      const st = memo(ir, () => compileActionStatus(ir));
+      return (await queryOne(env, st, { [ACTION_ID]: id })) ?? 'null';
+    }
+  }
+}
