@@ -2,6 +2,7 @@
 // A bad value stops start-up with a one-line ConfigError naming the setting.
 import { z } from 'zod';
 import { checkAuthConfig, jwtConfigFromJson, type AuthConfig } from './auth/config.js';
+import { DEFAULT_LOG_TYPES, USER_LOG_TYPES, type UserLogType } from './core/log.js';
 
 export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer'] as const;
 export type Api = (typeof APIS)[number];
@@ -25,6 +26,8 @@ export interface ServerConfig {
   enableAllowlist: boolean;
   liveQueries: { batchSize: number; refetchInterval: number };
   logLevel: LogLevel;
+  /** The original's configurable log types that are written (internal ones always are). */
+  enabledLogTypes: UserLogType[];
   devMode: boolean;
   adminInternalErrors: boolean;
   corsDomain: string;
@@ -95,6 +98,9 @@ export const SETTINGS: SettingDef[] = [
     help: 'Live query refetch interval in ms.' },
   { key: 'logLevel', flag: 'log-level', env: [E('LOG_LEVEL')], kind: 'enum', schema: z.enum(LOG_LEVELS), default: 'info',
     help: 'Log level: debug, info, warn, error.' },
+  { key: 'enabledLogTypes', flag: 'enabled-log-types', env: [E('ENABLED_LOG_TYPES')], kind: 'list',
+    schema: z.array(z.enum(USER_LOG_TYPES, { errorMap: () => ({ message: `Valid list of comma-separated log types: ${JSON.stringify(USER_LOG_TYPES)}` }) })),
+    default: [...DEFAULT_LOG_TYPES], help: `Comma-separated log types to write: ${USER_LOG_TYPES.join(',')}.` },
   { key: 'devMode', flag: 'dev-mode', env: [E('DEV_MODE')], kind: 'bool', schema: z.boolean(), default: false,
     help: 'Add internal error details for every role.' },
   { key: 'adminInternalErrors', flag: 'admin-internal-errors', env: [E('ADMIN_INTERNAL_ERRORS')], kind: 'bool',

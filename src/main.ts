@@ -18,6 +18,7 @@ import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgre
 import { createHandler } from './http/app.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
+import { redactUrl, serverConfigurationDetail } from './startup-log.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -41,12 +42,13 @@ export interface RunningEngine {
 }
 
 export async function startEngine(config: ServerConfig, options: StartOptions = {}): Promise<RunningEngine> {
-  if (!options.keepLogger) configureLog(options.logLevel ?? config.logLevel);
+  if (!options.keepLogger) configureLog(options.logLevel ?? config.logLevel, undefined, config.enabledLogTypes);
   const authConfig = authConfigOf(config);
   const auth = await startAuth(authConfig, { version: ENGINE_VERSION });
   const instanceId = `${hostname()}-${process.pid}-${randomBytes(3).toString('hex')}`;
   const started = Date.now();
-  log.info('startup', { message: 'starting engine', version: ENGINE_VERSION, instance_id: instanceId });
+  log.info('startup', { kind: 'server', info: { message: 'starting engine', version: ENGINE_VERSION, instance_id: instanceId } });
+  log.info('startup', serverConfigurationDetail(config));
 
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
@@ -58,8 +60,11 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     });
     databaseUrl = embedded.url;
     log.info('startup', {
-      message: `embedded Postgres started${embedded.replacedLeftover ? ' (after stopping one left running)' : ''}: data in ${embedded.dataDir}, listening on 127.0.0.1:${config.embeddedPgPort}`,
-      database_url: databaseUrl,
+      kind: 'postgres_connection',
+      info: {
+        message: `embedded Postgres started${embedded.replacedLeftover ? ' (after stopping one left running)' : ''}: data in ${embedded.dataDir}, listening on 127.0.0.1:${config.embeddedPgPort}`,
+        database_url: redactUrl(databaseUrl),
+      },
     });
   }
 
@@ -106,7 +111,10 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     await closeAll();
     throw e;
   }
-  log.info('startup', { message: `engine ready on ${url}`, seq: store.seq, ms: Date.now() - started, instance_id: instanceId });
+  log.info('startup', {
+    kind: 'server',
+    info: { message: `engine ready on ${url}`, port, seq: store.seq, time_taken: (Date.now() - started) / 1000, instance_id: instanceId },
+  });
 
   let closing: Promise<void> | null = null;
   return {
@@ -146,6 +154,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       rt.sync = sync;
       // Events appended between the load and LISTEN are picked up here.
       await sync.syncNow();
+      log.info('startup', { kind: 'postgres_connection', info: { database_url: redactUrl(databaseUrl), retries: attempt - 1 } });
       return;
     } catch (e) {
       rt.sync = null;
@@ -153,7 +162,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       const message = (e as Error).message;
       rt.store.problem = `cannot load metadata: ${message}`;
       if (Date.now() > deadline) throw new Error(`engine could not start: ${message}`);
-      log.warn('startup', { message: `cannot load metadata (attempt ${attempt}), retrying`, error: e });
+      log.warn('startup', { kind: 'postgres_connection', info: { message: `cannot load metadata (attempt ${attempt}), retrying: ${message}`, retries: attempt } });
       await new Promise((r) => setTimeout(r, Math.min(250 * attempt, 2000)));
     }
   }

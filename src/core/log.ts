@@ -1,20 +1,34 @@
-// Structured logs: one JSON object per line ({timestamp, level, type, ...fields}) written to stdout or a sink.
+// Structured logs as the original writes them: one JSON object per line, {level, timestamp, type, detail}, on pino.
 // One process-wide logger, so any layer can log without threading it through; tests can swap the sink.
+//
+// Log types: the ones a user can switch on and off (--enabled-log-types, USER_LOG_TYPES) and internal ones
+// (any other type: sync, pool errors, ...), which are always written. A line is written when its level is at
+// least the configured level and its type is enabled.
+import pino from 'pino';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
+/** The original's configurable log types (its `userAllowedLogTypes`). */
+export const USER_LOG_TYPES = ['startup', 'http-log', 'webhook-log', 'websocket-log', 'query-log', 'livequery-poller-log'] as const;
+export type UserLogType = (typeof USER_LOG_TYPES)[number];
+/** Enabled when --enabled-log-types is not given (as the original). */
+export const DEFAULT_LOG_TYPES: readonly UserLogType[] = ['startup', 'http-log', 'webhook-log', 'websocket-log'];
+const USER_TYPES: ReadonlySet<string> = new Set(USER_LOG_TYPES);
+
 export type Sink = (line: string) => void;
 
 export interface Logger {
-  debug(type: string, fields?: Record<string, unknown>): void;
-  info(type: string, fields?: Record<string, unknown>): void;
-  warn(type: string, fields?: Record<string, unknown>): void;
-  error(type: string, fields?: Record<string, unknown>): void;
+  debug(type: string, detail?: Record<string, unknown>): void;
+  info(type: string, detail?: Record<string, unknown>): void;
+  warn(type: string, detail?: Record<string, unknown>): void;
+  error(type: string, detail?: Record<string, unknown>): void;
   enabled(level: Level): boolean;
+  /** Whether a line of this type and level would be written: build costly details (SQL, queries) only then. */
+  wants(type: string, level?: Level): boolean;
 }
 
-/** Errors become {name, message, code?, stack?} so they survive JSON.stringify. */
+/** Errors become {name, message, code?, path?, stack?} so they survive JSON.stringify. */
 function jsonSafe(value: unknown): unknown {
   if (value instanceof Error) {
     const e = value as Error & { code?: unknown; path?: unknown };
@@ -23,108 +37,140 @@ function jsonSafe(value: unknown): unknown {
   return value;
 }
 
-/**
- * The default sink: stdout, batched. Lines go out together at most FLUSH_MS later (or as soon as BATCH_LIMIT
- * characters wait), in order, still one JSON line per entry; what is pending is written at exit. A write per
- * request line (synchronous when stdout is a file or a pipe) cost more CPU than the rest of a small query's
- * request log: ~35 us of ~200 us per request under load.
- */
-let pending = '';
-let timer: NodeJS.Timeout | null = null;
-let exitHooked = false;
-const BATCH_LIMIT = 64 * 1024;
-const FLUSH_MS = 20;
-
-function flushStdout(): void {
-  if (timer !== null) {
-    clearTimeout(timer);
-    timer = null;
+/** The detail as it is when no top-level value is an Error (the common case: no copy), else a copy with them made plain. */
+function plainDetail(detail: Record<string, unknown>): Record<string, unknown> {
+  for (const k in detail) {
+    if (detail[k] instanceof Error) {
+      const copy: Record<string, unknown> = {};
+      for (const key in detail) copy[key] = jsonSafe(detail[key]);
+      return copy;
+    }
   }
-  if (pending === '') return;
-  const out = pending;
-  pending = '';
-  process.stdout.write(out);
+  return detail;
 }
-
-const stdoutSink: Sink = (line) => {
-  pending += line + '\n';
-  if (pending.length >= BATCH_LIMIT) return flushStdout();
-  if (timer === null) {
-    // Unref'd: pending lines never keep the process alive; the exit hook writes them.
-    timer = setTimeout(flushStdout, FLUSH_MS);
-    timer.unref();
-  }
-  if (!exitHooked) {
-    exitHooked = true;
-    process.on('exit', flushStdout);
-  }
-};
 
 /** The ISO timestamp of the current millisecond (formatting a Date for every line cost a microsecond). */
 let stampMs = -1;
 let stamp = '';
-function timestamp(): string {
+function timestampField(): string {
   const now = Date.now();
   if (now !== stampMs) {
     stampMs = now;
-    stamp = new Date(now).toISOString();
+    stamp = `,"timestamp":"${new Date(now).toISOString()}"`;
   }
   return stamp;
 }
 
-/** Fields that serialise as they are after the three fixed keys: own keys only, no Error values, no key clashes. */
-function plainFields(fields: Record<string, unknown>): boolean {
-  if (typeof fields.toJSON === 'function' || Object.getPrototypeOf(fields) !== Object.prototype) return false;
-  for (const k in fields) if (k === 'timestamp' || k === 'level' || k === 'type' || fields[k] instanceof Error) return false;
-  return true;
+interface Writable {
+  write(s: string): unknown;
 }
 
-function formatLine(lvl: Level, type: string, fields: Record<string, unknown> | undefined): string {
-  const ts = timestamp();
-  try {
-    // Common case: splice the fields' JSON after the fixed keys instead of copying them into a new object.
-    if (fields === undefined || plainFields(fields)) {
-      const f = fields === undefined ? '{}' : JSON.stringify(fields);
-      return `{"timestamp":"${ts}","level":"${lvl}","type":${JSON.stringify(type)}${f.length > 2 ? `,${f.slice(1)}` : '}'}`;
-    }
-    const entry: Record<string, unknown> = { timestamp: ts, level: lvl, type };
-    for (const k in fields) entry[k] = jsonSafe(fields[k]);
-    return JSON.stringify(entry);
-  } catch {
-    return JSON.stringify({ timestamp: ts, level: lvl, type, message: 'unserialisable log fields' });
-  }
+/**
+ * stdout through pino's asynchronous destination (sonic-boom). Lines are handed to it in batches, at most FLUSH_MS
+ * after the first one waits (or once BATCH_LIMIT characters wait): a write per request line (synchronous when
+ * stdout is a file or a pipe) cost ~35 us of ~200 us per small request. sonic-boom's own `minLength` batching
+ * is not used: it keeps a tail shorter than minLength until more lines come, so a quiet server would not show
+ * its last lines. What waits at exit is written synchronously. One destination per process, made at the first line.
+ */
+const FLUSH_MS = 20;
+const BATCH_LIMIT = 64 * 1024;
+let stdoutDest: Writable | null = null;
+function stdoutStream(): Writable {
+  if (stdoutDest !== null) return stdoutDest;
+  let boom: ReturnType<typeof pino.destination> | null = null;
+  let pending = '';
+  let timer: NodeJS.Timeout | null = null;
+  const flush = (): void => {
+    if (timer !== null) clearTimeout(timer);
+    timer = null;
+    if (pending === '' || boom === null) return;
+    const out = pending;
+    pending = '';
+    boom.write(out);
+  };
+  stdoutDest = {
+    write(s: string) {
+      if (boom === null) {
+        boom = pino.destination({ dest: 1, sync: false });
+        // Registered after pino's own exit hook (which flushes the destination): this one writes synchronously.
+        process.on('exit', () => {
+          flush();
+          try {
+            boom?.flushSync();
+          } catch {
+            /* stdout gone: nothing to do at exit */
+          }
+        });
+      }
+      pending += s;
+      if (pending.length >= BATCH_LIMIT) flush();
+      else if (timer === null) {
+        timer = setTimeout(flush, FLUSH_MS);
+        timer.unref();
+      }
+    },
+  };
+  return stdoutDest;
 }
 
-export function createLogger(level: Level | 'silent' = 'info', sink: Sink = stdoutSink): Logger {
+const sinkStream = (sink: Sink): Writable => ({ write: (s: string) => sink(s.endsWith('\n') ? s.slice(0, -1) : s) });
+
+export interface LogOptions {
+  level?: Level | 'silent';
+  /** Receives every line (without its newline) instead of stdout. */
+  sink?: Sink;
+  /** The enabled user log types (default DEFAULT_LOG_TYPES). */
+  types?: readonly string[];
+}
+
+export function createLogger(options: LogOptions = {}): Logger {
+  const level = options.level ?? 'info';
   const min = RANK[level];
-  const write = (lvl: Level, type: string, fields?: Record<string, unknown>): void => {
-    if (RANK[lvl] < min) return;
-    sink(formatLine(lvl, type, fields));
+  const types = new Set(options.types ?? DEFAULT_LOG_TYPES);
+  const silent = level === 'silent';
+  const p = silent
+    ? null
+    : pino(
+        {
+          level,
+          base: null,
+          timestamp: timestampField,
+          formatters: { level: (label) => ({ level: label }) },
+        },
+        (options.sink ? sinkStream(options.sink) : stdoutStream()) as pino.DestinationStream,
+      );
+  const wants = (type: string, lvl: Level = 'info'): boolean => RANK[lvl] >= min && (!USER_TYPES.has(type) || types.has(type));
+  const write = (lvl: Level, type: string, detail: Record<string, unknown> | undefined): void => {
+    if (p === null || !wants(type, lvl)) return;
+    p[lvl]({ type, detail: detail === undefined ? {} : plainDetail(detail) });
   };
   return {
-    debug: (t, f) => write('debug', t, f),
-    info: (t, f) => write('info', t, f),
-    warn: (t, f) => write('warn', t, f),
-    error: (t, f) => write('error', t, f),
+    debug: (t, d) => write('debug', t, d),
+    info: (t, d) => write('info', t, d),
+    warn: (t, d) => write('warn', t, d),
+    error: (t, d) => write('error', t, d),
     enabled: (lvl) => RANK[lvl] >= min,
+    wants,
   };
 }
 
-let current: Logger = createLogger((process.env.ENGINE_GRAPHQL_LOG_LEVEL as Level | undefined) ?? 'info');
+let current: Logger = createLogger({ level: (process.env.ENGINE_GRAPHQL_LOG_LEVEL as Level | undefined) ?? 'info' });
 
 /** The process-wide logger. */
 export const log: Logger = {
-  debug: (t, f) => current.debug(t, f),
-  info: (t, f) => current.info(t, f),
-  warn: (t, f) => current.warn(t, f),
-  error: (t, f) => current.error(t, f),
+  debug: (t, d) => current.debug(t, d),
+  info: (t, d) => current.info(t, d),
+  warn: (t, d) => current.warn(t, d),
+  error: (t, d) => current.error(t, d),
   enabled: (lvl) => current.enabled(lvl),
+  wants: (t, lvl) => current.wants(t, lvl),
 };
 
 export function setLogger(logger: Logger): void {
   current = logger;
 }
 
-export function configureLog(level: Level | 'silent', sink?: Sink): void {
-  current = createLogger(level, sink);
+/** Replaces the process-wide logger: level, sink (default stdout) and enabled user log types. */
+export function configureLog(level: Level | 'silent', sink?: Sink, types?: readonly string[]): void {
+  current = createLogger({ level, sink, types });
 }

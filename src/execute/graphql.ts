@@ -4,7 +4,7 @@ import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { ServerConfig } from '../config.js';
 import { prepareOperation } from '../graphql/prepare.js';
-import { executeGraphQL, type ActionReply, type PrepareFn } from './run.js';
+import { executeGraphQL, type ActionReply, type GraphQLResult, type PrepareFn } from './run.js';
 import { handleExplainRequest } from './explain.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
 
@@ -32,7 +32,7 @@ const showInternal = (session: Session, config: ServerConfig): boolean =>
 export async function handleGraphQLRequest(
   ctx: GraphQLRequestContext,
   body: unknown,
-): Promise<{ status: number; body: string; headers?: Record<string, string>; errorCode?: string; errorStatus?: number }> {
+): Promise<GraphQLResult & { errorStatus?: number }> {
   const reply: ActionReply = { setCookie: [] };
   const r = await executeGraphQL(
     {

@@ -2,7 +2,7 @@
 // scope (the same query text means something else there).
 import { prepareOperation } from '../graphql/prepare.js';
 import type { GraphQLRequestContext } from './graphql.js';
-import { executeGraphQL, type PrepareFn } from './run.js';
+import { executeGraphQL, type GraphQLResult, type PrepareFn } from './run.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
 
 const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, { ...options, relay: true });
@@ -15,7 +15,7 @@ const prepareAllowlisted: PrepareFn = (state, session, request, options) => {
 /** One POST /v1beta1/relay body: always HTTP 200, like /v1/graphql. */
 export async function handleRelayRequest(
   ctx: GraphQLRequestContext, body: unknown,
-): Promise<{ status: number; body: string; headers?: Record<string, string>; errorCode?: string }> {
+): Promise<GraphQLResult & { headers?: Record<string, string> }> {
   return executeGraphQL(
     {
       pool: ctx.pool,

@@ -71,6 +71,8 @@ interface Plan {
   pieces: Piece[];
   /** Query plans put all root fields in one statement whose columns the pieces index; mutations run one per field. */
   sequential: boolean;
+  /** Aliases of the root fields the database answers (query-log's generated_sql is keyed by them). */
+  databaseFields?: string[];
   coerceVariables: PreparedOperation['coerceVariables'];
   /** Operations with action fields: runs of other root fields (each a plan) and the action fields, in order. */
   mixed?: Array<{ plan: Plan } | { key: string; action: ActionRootIR }>;
@@ -99,12 +101,34 @@ function buildPlan(p: PreparedOperation, keep: boolean): Plan {
   const { ir } = p;
   if (ir.fields.some(([, f]) => f.kind === 'action_root')) return mixedPlan(p, keep);
   const named = keep ? namedStatement : unnamed;
+  const databaseFields = ir.fields.filter(([, f]) => f.kind !== 'typename' && f.kind !== 'raw').map(([key]) => key);
   if (ir.operation === 'mutation') {
     const { statements, pieces } = compileSequential(ir);
-    return { operation: ir.operation, statements: statements.map(named), pieces, sequential: true, coerceVariables: p.coerceVariables };
+    return { operation: ir.operation, statements: statements.map(named), pieces, sequential: true, databaseFields, coerceVariables: p.coerceVariables };
   }
   const { statement, pieces } = compileOperation(ir);
-  return { operation: ir.operation, statements: statement ? [named(statement)] : [], pieces, sequential: false, coerceVariables: p.coerceVariables };
+  return {
+    operation: ir.operation, statements: statement ? [named(statement)] : [], pieces, sequential: false, databaseFields, coerceVariables: p.coerceVariables,
+  };
+}
+
+/**
+ * The original's query-log line: the GraphQL request and, for queries, the SQL with its arguments per root field
+ * (ours answers every root field of a query with one statement: each field names that statement); null for
+ * mutations and subscriptions, as the original.
+ */
+function logQuery(ctx: ExecuteContext, req: GraphQLRequest, plan: Plan, values: unknown[] | null): void {
+  let generated: Record<string, unknown> | null = null;
+  const st = plan.statements[0];
+  if (!plan.sequential && st !== undefined && values !== null) {
+    generated = {};
+    for (const field of plan.databaseFields ?? []) generated[field] = { query: st.text, prepared_arguments: values };
+  }
+  log.info('query-log', {
+    request_id: ctx.requestId,
+    query: { query: req.query, operationName: req.operationName, variables: req.variables },
+    generated_sql: generated,
+  });
 }
 
 /** Action fields run on their own (a handler call is no SQL); the other root fields keep their statements. */
@@ -180,17 +204,20 @@ export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Prom
   }
   const variables = plan.coerceVariables(req.variables);
   if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req)}}`;
-  return `{"data":${await runData(ctx, plan, variables)}}`;
+  return `{"data":${await runData(ctx, plan, variables, req)}}`;
 }
 
 /** The `data` object's JSON text of a plan without action fields. */
-async function runData(ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>): Promise<string> {
+async function runData(ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest): Promise<string> {
   const src = { variables, sessionVariables: ctx.session.variables };
   if (!plan.sequential) {
     const st = plan.statements[0];
-    const row = st ? await runStatement(ctx.pool, st, resolveParams(st.slots, src)) : null;
+    const values = st ? resolveParams(st.slots, src) : null;
+    if (log.wants('query-log')) logQuery(ctx, req, plan, values);
+    const row = st ? await runStatement(ctx.pool, st, values!) : null;
     return splice(plan.pieces, row);
   }
+  if (log.wants('query-log')) logQuery(ctx, req, plan, null);
   // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
   const only = plan.statements.length === 1 ? plan.statements[0] : null;
   if (only?.standalone) {
@@ -211,7 +238,7 @@ async function runMixed(
   const parts: string[] = [];
   for (const s of steps) {
     if ('plan' in s) {
-      parts.push((await runData(ctx, s.plan, variables)).slice(1, -1));
+      parts.push((await runData(ctx, s.plan, variables, req)).slice(1, -1));
       continue;
     }
     try {
@@ -256,56 +283,51 @@ async function runInTransaction(ctx: ExecuteContext, plan: Plan, src: Parameters
 
 function toEngineError(ctx: ExecuteContext, e: unknown): EngineError {
   if (e instanceof EngineError) return e;
-  log.error('graphql-internal-error', { requestId: ctx.requestId, error: e });
+  log.error('graphql-internal-error', { request_id: ctx.requestId, error: e });
   return new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
 }
 
-interface Answer {
-  text: string;
-  /** The error's code when the answer is an error (for the request log). */
-  code?: string;
+/** A whole-request answer: the body, and for the request log the error and the GraphQL request. */
+export interface GraphQLResult {
+  status: number;
+  body: string;
+  headers?: Record<string, string>;
+  /** The error of a request that failed (of a batch: the first one). */
+  error?: EngineError;
+  /** The GraphQL request of a single request, once parsed. */
+  request?: GraphQLRequest;
 }
 
-function errorAnswer(ctx: ExecuteContext, e: unknown): Answer {
-  const err = toEngineError(ctx, e);
-  return { text: JSON.stringify({ errors: [graphqlErrorObject(err, ctx.showInternal)] }), code: err.code };
-}
+const errorText = (ctx: ExecuteContext, err: EngineError): string => JSON.stringify({ errors: [graphqlErrorObject(err, ctx.showInternal)] });
 
-async function answer(ctx: ExecuteContext, req: GraphQLRequest): Promise<Answer> {
+async function answer(ctx: ExecuteContext, req: GraphQLRequest): Promise<GraphQLResult> {
   try {
-    return { text: await executeOne(ctx, req) };
+    return { status: 200, body: await executeOne(ctx, req), request: req };
   } catch (e) {
-    return errorAnswer(ctx, e);
+    const error = toEngineError(ctx, e);
+    return { status: 200, body: errorText(ctx, error), error, request: req };
   }
 }
 
-/**
- * A whole POST /v1/graphql body (already JSON-parsed): one response, or an array for a batch; always HTTP 200.
- * `errorCode`: the (first) error's code, for the request log.
- */
-export async function executeGraphQL(
-  ctx: ExecuteContext, body: unknown,
-): Promise<{ status: number; body: string; headers?: Record<string, string>; errorCode?: string }> {
+/** A whole POST /v1/graphql body (already JSON-parsed): one response, or an array for a batch; always HTTP 200. */
+export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promise<GraphQLResult> {
   let parsed;
   try {
     parsed = parseBody(body);
   } catch (e) {
-    const a = errorAnswer(ctx, e);
-    return { status: 200, body: a.text, errorCode: a.code };
+    const error = toEngineError(ctx, e);
+    return { status: 200, body: errorText(ctx, error), error };
   }
-  if (!parsed.batch) {
-    const a = await answer(ctx, parsed.request);
-    return a.code === undefined ? { status: 200, body: a.text } : { status: 200, body: a.text, errorCode: a.code };
-  }
+  if (!parsed.batch) return answer(ctx, parsed.request);
   // Elements run one after another, each on its own (a mutation's effects are visible to the next element).
   const parts: string[] = [];
-  let errorCode: string | undefined;
+  let error: EngineError | undefined;
   for (const r of parsed.requests) {
     const a = await answer(ctx, r);
-    parts.push(a.text);
-    errorCode ??= a.code;
+    parts.push(a.body);
+    error ??= a.error;
   }
-  return errorCode === undefined ? { status: 200, body: `[${parts.join(',')}]` } : { status: 200, body: `[${parts.join(',')}]`, errorCode };
+  return { status: 200, body: `[${parts.join(',')}]`, error };
 }
 
 /** Plan cache counters of a state (tests, debugging). */

@@ -5,7 +5,7 @@ import type http from 'node:http';
 import Koa from 'koa';
 import Router from '@koa/router';
 import { gzipSync } from 'node:zlib';
-import { metadataErrorBody } from '../core/errors.js';
+import { EngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { isApiEnabled } from '../config.js';
 import type { Runtime } from './runtime.js';
@@ -16,10 +16,13 @@ import { configRoutes } from './routes/config.js';
 import { explainRoutes } from './routes/explain.js';
 import { pgDumpRoutes } from './routes/pgdump.js';
 import { graphqlFastPath } from './fast-path.js';
-import { GZIP_MIN_LENGTH, acceptsGzip, logRequest, requestIdOf, strayError } from './request-common.js';
+import { GZIP_MIN_LENGTH, acceptsGzip, requestIdOf, strayError } from './request-common.js';
 import { corsHeaders, corsPolicy, preflightHeaders } from './cors.js';
+import { logRequest } from './request-log.js';
 
 export const NOT_FOUND_BODY = { path: '$', error: 'resource does not exist', code: 'not-found' };
+/** The same as an error, for the request log. */
+const NOT_FOUND = new EngineError('not-found', NOT_FOUND_BODY.error, { status: 404 });
 
 export function createApp(rt: Runtime): Koa {
   const app = new Koa();
@@ -40,7 +43,7 @@ export function createApp(rt: Runtime): Koa {
   app.use(async (ctx) => {
     ctx.status = 404;
     ctx.body = NOT_FOUND_BODY;
-    ctx.state.errorCode = NOT_FOUND_BODY.code;
+    ctx.state.error = NOT_FOUND;
   });
   app.on('error', (e: unknown) => log.error('http-error', { error: e }));
   return app;
@@ -61,7 +64,10 @@ export function createHandler(rt: Runtime): http.RequestListener {
   };
 }
 
-/** Sets x-request-id, catches stray errors, logs method/path/status/ms/request id (and the error code). */
+/**
+ * Sets x-request-id, catches stray errors, writes the http-log line. Routes leave what the line reports in
+ * ctx.state: userVars (the session's variables), error (an EngineError), query (the GraphQL request).
+ */
 function requestLog(): Koa.Middleware {
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
@@ -74,9 +80,21 @@ function requestLog(): Koa.Middleware {
       const err = strayError(e, requestId);
       ctx.status = err.status;
       ctx.body = metadataErrorBody(err, false);
-      ctx.state.errorCode = err.code;
+      ctx.state.error = err;
     }
-    logRequest(ctx.method, ctx.path, ctx.status, started, requestId, ctx.state.errorCode as string | undefined, ctx.state.role as string | undefined);
+    logRequest({
+      req: ctx.req,
+      method: ctx.method,
+      url: ctx.path,
+      status: ctx.status,
+      started,
+      requestId,
+      responseSize: ctx.response.length ?? 0,
+      contentEncoding: ctx.response.get('Content-Encoding') || null,
+      userVars: ctx.state.userVars as Record<string, string> | undefined,
+      error: ctx.state.error as EngineError | undefined,
+      query: ctx.state.query,
+    });
   };
 }
 

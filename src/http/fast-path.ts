@@ -5,9 +5,11 @@ import { gzipSync } from 'node:zlib';
 import { metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { Runtime } from './runtime.js';
-import { serveGraphQL } from './routes/graphql.js';
-import { GZIP_MIN_LENGTH, acceptsGzip, logRequest, requestIdOf, strayError } from './request-common.js';
+import { serveGraphQL, type GraphQLReply } from './routes/graphql.js';
+import type { EngineError } from '../core/errors.js';
+import { GZIP_MIN_LENGTH, acceptsGzip, requestIdOf, strayError } from './request-common.js';
 import { corsHeaders, corsPolicy } from './cors.js';
+import { logRequest } from './request-log.js';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
@@ -34,25 +36,28 @@ async function answer(rt: Runtime, allowed: (origin: string) => string | null, r
   if (origin !== null) headers.push(...corsHeaders(origin));
   let status: number;
   let body: string;
-  let errorCode: string | undefined;
-  let role: string | undefined;
+  let reply: GraphQLReply | null = null;
+  let stray: EngineError | undefined;
   try {
-    const r = await serveGraphQL(req, rt, requestId, false);
-    headers.push(['Content-Type', JSON_TYPE], ...r.headers);
-    ({ status, body, errorCode, role } = r);
+    reply = await serveGraphQL(req, rt, requestId, false);
+    headers.push(['Content-Type', JSON_TYPE], ...reply.headers);
+    ({ status, body } = reply);
   } catch (e) {
-    const err = strayError(e, requestId);
-    status = err.status;
-    body = JSON.stringify(metadataErrorBody(err, false));
-    errorCode = err.code;
+    stray = strayError(e, requestId);
+    status = stray.status;
+    body = JSON.stringify(metadataErrorBody(stray, false));
     headers.push(['Content-Type', JSON_TYPE]);
   }
   let payload: string | Buffer = body;
   const zip = body.length >= GZIP_MIN_LENGTH && acceptsGzip(h['accept-encoding'] ?? '');
   if (zip) payload = gzipSync(Buffer.from(body, 'utf8'));
-  headers.push(['Content-Length', String(typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length)]);
+  const size = typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;
+  headers.push(['Content-Length', String(size)]);
   if (zip) headers.push(['Content-Encoding', 'gzip']);
-  logRequest('POST', '/v1/graphql', status, started, requestId, errorCode, role);
+  logRequest({
+    req, method: 'POST', url: '/v1/graphql', status, started, requestId, responseSize: size, contentEncoding: zip ? 'gzip' : null,
+    userVars: reply?.userVars, error: reply?.error ?? stray, query: reply?.query,
+  });
   // One writeHead with a header object (no earlier setHeader: node takes it as it is), then one end.
   const out: Record<string, string> = {};
   for (const [k, v] of headers) out[k] = v;

@@ -1,5 +1,5 @@
 // What every request gets, whichever way it is served (the koa app in ./app.ts or the fast path in ./fast-path.ts):
-// request ids, the request log line, the stray-error body, gzip and min-metadata-version decisions (CORS: ./cors.ts).
+// request ids, the stray-error body, gzip and min-metadata-version decisions (request log line: ./request-log.ts; CORS: ./cors.ts).
 import { randomUUID } from 'node:crypto';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
@@ -8,18 +8,6 @@ import type { Runtime } from './runtime.js';
 /** The request id: the client's x-request-id, or a fresh one. */
 export const requestIdOf = (header: string | string[] | undefined): string =>
   typeof header === 'string' && header !== '' ? header : randomUUID();
-
-/** The request's log line (level error for 5xx). */
-export function logRequest(
-  method: string, path: string, status: number, started: bigint, requestId: string, errorCode: string | undefined, role: string | undefined,
-): void {
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  const fields: Record<string, unknown> = { method, path, status, ms: Math.round(ms * 100) / 100, request_id: requestId };
-  if (errorCode !== undefined) fields.error_code = errorCode;
-  if (role !== undefined) fields.role = role;
-  if (status >= 500) log.error('http-log', fields);
-  else log.info('http-log', fields);
-}
 
 /** A stray (non-route) error as the metadata-style error every path answers with. */
 export function strayError(e: unknown, requestId: string): EngineError {

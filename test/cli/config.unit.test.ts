@@ -75,6 +75,12 @@ test('unknown API', bad(['--enabled-apis', 'graphql,foo'], {}, /--enabled-apis/)
 test('bad database URL', bad([], { ENGINE_GRAPHQL_DATABASE_URL: 'mysql://x' }, /ENGINE_GRAPHQL_DATABASE_URL/));
 test('bad JWT JSON', bad(['--admin-secret', 's', '--jwt-secret', '{nope'], {}, /--jwt-secret.*JSON object/));
 test('bad log level', bad(['--log-level', 'loud'], {}, /--log-level/));
+test('unknown log type: the original\'s list in the message', bad([], { ENGINE_GRAPHQL_ENABLED_LOG_TYPES: 'startup,nope' },
+  /ENGINE_GRAPHQL_ENABLED_LOG_TYPES.*Valid list of comma-separated log types: \["startup","http-log","webhook-log","websocket-log","query-log","livequery-poller-log"\]/));
+test('enabled log types: default as the original, or the list given', (t) => {
+  t.deepEqual(parseConfig([]).enabledLogTypes, ['startup', 'http-log', 'webhook-log', 'websocket-log']);
+  t.deepEqual(parseConfig(['--enabled-log-types', 'Query-Log, http-log']).enabledLogTypes, ['query-log', 'http-log']);
+});
 test('unknown flag', bad(['--no-such-flag', '1'], {}, /unknown flag --no-such-flag/));
 test('missing value', bad(['--server-port'], {}, /missing value for --server-port/));
 test('auth hook needs an admin secret', bad(['--auth-hook', 'http://h/'], {}, /requires --admin-secret/));

@@ -62,7 +62,7 @@ export async function startTestEngine(options: TestEngineOptions = {}): Promise<
   const config = makeConfig({ host: '127.0.0.1', port: 0, pgConnections: 10, ...overrides, databaseUrl: db.url });
   let engine: RunningEngine;
   try {
-    if (logSink) configureLog('info', logSink);
+    if (logSink) configureLog('info', logSink, config.enabledLogTypes);
     engine = logSink
       ? await startEngine(config, { keepLogger: true })
       : await startEngine(config, { logLevel: (process.env.ENGINE_TEST_LOG as ServerConfig['logLevel']) ?? 'silent' });

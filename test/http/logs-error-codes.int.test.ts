@@ -1,4 +1,4 @@
-// Every error response's http-log line names its code (issue 8): bodies that are not JSON on each endpoint, unknown
+// Every error response's http-log line names its code (issue 8; detail.operation.error.code since issue 14): bodies that are not JSON on each endpoint, unknown
 // paths, bad requests. The code in the log line is the code of the body the client got.
 import test from 'ava';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
@@ -12,8 +12,9 @@ test.after.always(async () => {
   await e?.close();
 });
 
-const logFor = (requestId: string): Record<string, unknown> | undefined =>
-  lines.map((l) => JSON.parse(l) as Record<string, unknown>).find((x) => x.type === 'http-log' && x.request_id === requestId);
+type Line = { type: string; detail: { operation: { request_id: string } } };
+const logFor = (requestId: string): Line | undefined =>
+  lines.map((l) => JSON.parse(l) as Line).find((x) => x.type === 'http-log' && x.detail.operation.request_id === requestId);
 
 /** The code the client sees: metadata-style `code`, or the first GraphQL error's `extensions.code`. */
 function bodyCode(body: unknown): string | undefined {
@@ -53,6 +54,6 @@ for (const [method, path, body, , code] of cases) {
     const text = await res.text();
     t.is(bodyCode(JSON.parse(text)), code, text);
     await new Promise((r) => setTimeout(r, 50));
-    t.like(logFor(requestId), { path: path.split('?')[0], status: res.status, error_code: code });
+    t.like(logFor(requestId), { detail: { http_info: { url: path.split('?')[0], status: res.status }, operation: { error: { code } } } });
   });
 }

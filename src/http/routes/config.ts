@@ -22,14 +22,14 @@ export function configRoutes(router: Router, rt: Runtime): void {
   router.get('/v1alpha1/config', async (ctx) => {
     try {
       const session = await sessionFor(ctx.req, rt);
-      ctx.state.role = session.role;
+      ctx.state.userVars = session.variables;
       if (session.role !== 'admin') throw new EngineError('access-denied', 'You have to be admin to access this endpoint');
       ctx.body = serverConfigBody(rt.config, rt.authConfig);
     } catch (e) {
       if (!isEngineError(e)) throw e;
       ctx.status = e.status;
       ctx.body = metadataErrorBody(e, false);
-      ctx.state.errorCode = e.code;
+      ctx.state.error = e;
     }
   });
 }

@@ -15,7 +15,7 @@ export function explainRoutes(router: Router, rt: Runtime): void {
     ctx.type = 'application/json';
     try {
       session = await sessionFor(ctx.req, rt);
-      ctx.state.role = session.role;
+      ctx.state.userVars = session.variables;
       const body = await readJson(ctx);
       if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
       const r = await handleGraphQLExplain({ pool: rt.pool, state: rt.store.get(), session, config: rt.config, requestId }, body);
@@ -25,7 +25,7 @@ export function explainRoutes(router: Router, rt: Runtime): void {
       if (!isEngineError(e)) throw e;
       ctx.status = e.status;
       ctx.body = metadataErrorBody(e, showInternal(session, rt.config));
-      ctx.state.errorCode = e.code;
+      ctx.state.error = e;
     }
   });
 }

@@ -10,6 +10,8 @@ import { readJsonBody } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
+import type { GraphQLRequest } from '../../execute/request.js';
+import type { GraphQLResult } from '../../execute/run.js';
 import { METADATA_VERSION_HEADER } from './query.js';
 
 export function graphqlRoutes(router: Router, rt: Runtime): void {
@@ -37,10 +39,12 @@ export interface GraphQLReply {
   body: string;
   /** Response headers besides the content type, in the order they were set. */
   headers: [string, string][];
-  /** The session's role, once resolved (for the request log). */
-  role?: string;
-  /** The error code when the request failed as a whole (for the request log). */
-  errorCode?: string;
+  /** The session's variables, once resolved (for the request log). */
+  userVars?: Record<string, string>;
+  /** The error when the request (a single one, not a batch) failed (for the request log). */
+  error?: EngineError;
+  /** The GraphQL request, once parsed (for the request log). */
+  query?: GraphQLRequest;
 }
 
 export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId: string, legacy: boolean, relay = false): Promise<GraphQLReply> {
@@ -48,25 +52,26 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
   const reply: GraphQLReply = { status: 200, body: '', headers: [] };
   try {
     session = await sessionFor(req, rt);
-    reply.role = session.role;
+    reply.userVars = session.variables;
     const body = await readJsonBody(req);
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
-    const r: { status: number; body: string; headers?: Record<string, string>; errorCode?: string; errorStatus?: number } = await (relay ? handleRelayRequest : handleGraphQLRequest)(
+    const r: GraphQLResult & { errorStatus?: number } = await (relay ? handleRelayRequest : handleGraphQLRequest)(
       { pool: rt.pool, state, session, config: rt.config, requestId, clientHeaders: req.headers }, body,
     );
     reply.status = legacy && r.status === 200 ? (r.errorStatus ?? legacyStatus(r.body)) : r.status;
     if (r.headers) for (const k in r.headers) reply.headers.push([k, r.headers[k]]);
     reply.body = r.body;
-    if (r.errorCode !== undefined) reply.errorCode = r.errorCode;
+    reply.error = r.error;
+    reply.query = r.request;
   } catch (e) {
     const err = isEngineError(e)
       ? e
       : new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: (e as Error).message } });
     reply.status = legacy ? err.status : 200;
     reply.body = JSON.stringify({ errors: [graphqlErrorObject(err, showInternal(session, rt.config))] });
-    reply.errorCode = err.code;
+    reply.error = err;
   }
   return reply;
 }
@@ -74,8 +79,9 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
 async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean, relay = false): Promise<void> {
   ctx.type = 'application/json';
   const r = await serveGraphQL(ctx.req, rt, ctx.state.requestId as string, legacy, relay);
-  if (r.role !== undefined) ctx.state.role = r.role;
-  if (r.errorCode !== undefined) ctx.state.errorCode = r.errorCode;
+  ctx.state.userVars = r.userVars;
+  ctx.state.error = r.error;
+  ctx.state.query = r.query;
   for (const [k, v] of r.headers) ctx.set(k, v);
   ctx.status = r.status;
   ctx.body = r.body;

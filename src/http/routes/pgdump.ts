@@ -52,7 +52,7 @@ export function pgDumpRoutes(router: Router, rt: Runtime): void {
     let session: Session | null = null;
     try {
       session = await sessionFor(ctx.req, rt);
-      ctx.state.role = session.role;
+      ctx.state.userVars = session.variables;
       const raw = await readJson(ctx);
       if (session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only');
       const parsed = Body.safeParse(raw);
@@ -67,7 +67,7 @@ export function pgDumpRoutes(router: Router, rt: Runtime): void {
       if (!isEngineError(e)) throw e;
       ctx.status = e.status;
       ctx.body = metadataErrorBody(e, showInternal(session, rt.config));
-      ctx.state.errorCode = e.code;
+      ctx.state.error = e;
     }
   });
 }

@@ -18,7 +18,7 @@ export function queryRoutes(router: Router, rt: Runtime): void {
     let session: Session | null = null;
     try {
       session = await sessionFor(ctx.req, rt);
-      ctx.state.role = session.role;
+      ctx.state.userVars = session.variables;
       const body = await readJson(ctx);
       // v1 DML (select/count/insert/update/delete) runs as the caller's role; everything else is admin only.
       const dataOnly = anyRoleMay(body);
@@ -36,7 +36,7 @@ export function queryRoutes(router: Router, rt: Runtime): void {
       if (!isEngineError(e)) throw e;
       ctx.status = e.status;
       ctx.body = metadataErrorBody(e, showInternal(session, rt.config));
-      ctx.state.errorCode = e.code;
+      ctx.state.error = e;
     } finally {
       ctx.set(METADATA_VERSION_HEADER, String(Math.max(rt.store.seq, 0)));
     }
