@@ -143,10 +143,18 @@ export function selectQuery(sel: SelectIR, alias: string, single: boolean, nest:
   return sql`SELECT coalesce(json_agg(${obj}${ordered}), '[]') AS "json" FROM ${base}${laterals}`;
 }
 
+// Note [Permission limit and aggregates]
+// As the original: when a `_aggregate` field asks for aggregate values, the role's permission limit does not cap
+// the rows they are computed over (the client's own `limit` does); it caps only `nodes`, which then keeps the
+// first rows of the (ordered) set. Without aggregate values, the permission limit caps the base rows as usual.
+
 /** `<t>_aggregate`: aggregate values and nodes over the same (filtered, ordered, limited) rows. */
 export function aggregateQuery(agg: AggregateIR, alias: string, nest: Nesting, ctx: CompileContext): SQL {
   const orderBy = compileOrderBy(agg.args.orderBy, alias, ctx);
-  const base = baseFrom(agg.source, agg.args, alias, orderBy, nest, ctx, false, aggregateColumns(agg.fields, agg.args.orderBy));
+  const nodesLimit = agg.args.permissionLimit !== null && agg.fields.some(([, f]) => f.kind === 'aggregate')
+    ? Math.trunc(agg.args.permissionLimit) : null;
+  const args = nodesLimit === null ? agg.args : { ...agg.args, permissionLimit: null };
+  const base = baseFrom(agg.source, args, alias, orderBy, nest, ctx, false, aggregateColumns(agg.fields, agg.args.orderBy));
   const laterals: SQL[] = [];
   const pairs = agg.fields.map(([key, f]): [string, SQL] => {
     switch (f.kind) {
@@ -155,6 +163,7 @@ export function aggregateQuery(agg: AggregateIR, alias: string, nest: Nesting, c
       case 'nodes': {
         const obj = rowObject(f.fields, alias, ctx, laterals);
         const ordered = orderBy ? sql` ORDER BY ${orderBy}` : empty;
+        if (nodesLimit !== null) return [key, sql`coalesce(array_to_json((array_agg(${obj}${ordered}))[1:${raw(String(nodesLimit))}]), '[]')`];
         return [key, sql`coalesce(json_agg(${obj}${ordered}), '[]')`];
       }
       case 'aggregate':
