@@ -88,7 +88,7 @@ function coerceObject<V>(
   for (const [k, v] of entries) {
     const p = extendPath(path, k);
     const def = defs[k];
-    if (!def) throw ve(`field "${k}" not found in type: '${type.name}'`, p);
+    if (!def) throw ve(`field "${k}" not found in type: '${type.name}'`, type.extensions.functionArgs === true ? path : p);
     fields.push([k, each(def.type, v, p)]);
   }
   for (const def of Object.values(defs)) {

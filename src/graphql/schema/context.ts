@@ -60,12 +60,14 @@ const isInputArg = (mode: string): boolean => mode === 'in' || mode === 'inout' 
 /** GraphQL names of a function's input arguments (unnamed ones become arg_N), skipping the given indexes. */
 export function functionInputArgs(args: FunctionInfo['pg']['args'], skip: ReadonlySet<number>, skipName?: string | null): Array<[string, number]> {
   const out: Array<[string, number]> = [];
+  // As the original: unnamed arguments are numbered among themselves (arg_1, arg_2, ...), after the table and
+  // session arguments are set aside; named ones keep their names and take no number.
   let n = 0;
   args.forEach((a, i) => {
     if (!isInputArg(a.mode)) return;
-    n += 1;
     if (skip.has(i) || (skipName && a.name === skipName)) return;
-    out.push([a.name ?? `arg_${n}`, i]);
+    if (a.name) out.push([a.name, i]);
+    else out.push([`arg_${(n += 1)}`, i]);
   });
   return out;
 }

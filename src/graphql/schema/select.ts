@@ -47,6 +47,8 @@ export function functionArgsType(
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
     fields: () => sortedMap(inputArgs.map(([n, i]) => [n, { type: scalarType(ctx, scalarName(pgArgs[i].type)) }])),
+    // An unknown key is reported at the args object, as the original (src/graphql/request/input.ts).
+    extensions: { functionArgs: true },
   }));
 }
 
