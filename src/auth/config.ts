@@ -4,6 +4,7 @@ import { createPublicKey, createSecretKey, X509Certificate, type KeyObject } fro
 import { z } from 'zod';
 import { formatPath, type PathSegment } from '../core/json-path.js';
 import { parseClaimsPath } from './claims-path.js';
+import { parseClaimsMap, type ClaimsMap } from './claims-map.js';
 
 export const DEFAULT_CLAIMS_NAMESPACE = 'https://engine.io/jwt/claims';
 
@@ -27,6 +28,8 @@ export interface JwtConfig {
   source: JwtKeySource;
   claims: ClaimsLocation;
   claimsFormat: ClaimsFormat;
+  /** claims_map: when set, the session variables come from it (claims and claimsFormat are not used). */
+  claimsMap?: ClaimsMap;
   /** When set, the token's `aud` must contain one of these. */
   audience?: string[];
   /** When set, the token's `iss` must equal it. */
@@ -54,7 +57,8 @@ const jwtConfigSchema = z.object({
   audience: z.union([z.string(), z.array(z.string())]).optional(),
   issuer: z.string().optional(),
   allowed_skew: z.number().nonnegative().optional(),
-});
+  claims_map: z.unknown().optional(),
+}).strict();
 
 const PREFIX = 'Invalid JWT config (--jwt-secret / ENGINE_GRAPHQL_JWT_SECRET)';
 const fail = (reason: string): never => {
@@ -78,6 +82,8 @@ export function jwtConfigFromJson(raw: unknown): JwtConfig {
   const parsed = jwtConfigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
+    // A misspelt key (claim_map, jwk-url...) would otherwise be silently ignored.
+    if (issue.code === 'unrecognized_keys') return fail(`unknown key${issue.keys.length > 1 ? 's' : ''}: ${issue.keys.join(', ')}`);
     return fail(`${formatPath(issue.path)}: ${issue.message}`);
   }
   const c = parsed.data;
@@ -108,11 +114,21 @@ export function jwtConfigFromJson(raw: unknown): JwtConfig {
     source = { kind: 'jwk_url', url };
   }
 
+  let claimsMap: ClaimsMap | undefined;
+  if (c.claims_map !== undefined) {
+    try {
+      claimsMap = parseClaimsMap(c.claims_map);
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  }
+
   const audience = c.audience === undefined ? undefined : Array.isArray(c.audience) ? c.audience : [c.audience];
   return {
     source,
     claims,
     claimsFormat: c.claims_format ?? 'json',
+    ...(claimsMap !== undefined ? { claimsMap } : {}),
     ...(audience !== undefined ? { audience } : {}),
     ...(c.issuer !== undefined ? { issuer: c.issuer } : {}),
     allowedSkewSeconds: c.allowed_skew ?? 0,

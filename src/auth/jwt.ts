@@ -6,6 +6,7 @@ import { EngineError } from '../core/errors.js';
 import type { JwtConfig } from './config.js';
 import type { JwkStore } from './jwk.js';
 import { valueAtPath } from './claims-path.js';
+import { claimsFromMap } from './claims-map.js';
 import { makeSession, type Session } from './session.js';
 
 export const ALLOWED_ROLES_CLAIM = 'x-engine-allowed-roles';
@@ -187,11 +188,12 @@ export async function verifyJwt(token: string, config: JwtConfig, deps: JwtDeps 
   return payload;
 }
 
-/** The engine claims object (x-engine-* keys lower-cased) from a verified payload, per claims_namespace(_path) and claims_format. */
+/** The engine claims object (x-engine-* keys lower-cased) from a verified payload, per claims_map, or claims_namespace(_path) and claims_format. */
 export function engineClaims(payload: JwtPayload, config: JwtConfig): Record<string, unknown> {
   // null prototype: a "__proto__" claim stays an ordinary key
   const unregistered: Record<string, unknown> = Object.create(null);
   for (const [k, v] of Object.entries(payload)) if (!REGISTERED_CLAIMS.has(k)) unregistered[k] = v;
+  if (config.claimsMap) return claimsFromMap(unregistered, config.claimsMap);
   const loc = config.claims;
   const value =
     loc.kind === 'namespace'

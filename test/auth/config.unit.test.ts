@@ -66,8 +66,11 @@ test('parseJwtConfig defaults and accepted forms', (t) => {
   t.deepEqual(jwk.source, { kind: 'jwk_url', url: 'https://example.com/.well-known/jwks.json' });
   t.deepEqual(jwk.claims, { kind: 'path', path: ['https://a.b/c', 'x'], text: "$['https://a.b/c'].x" });
   t.deepEqual(jwk.audience, ['a', 'b']);
-  // unknown keys are ignored, as the original does
-  t.notThrows(() => parseJwtConfig(JSON.stringify({ type: 'HS256', key: 'k'.repeat(32), header: { type: 'Authorization' } })));
+  // unknown keys are refused at start-up (issue 8: a misspelt or unsupported key must not be silently ignored)
+  t.is(
+    t.throws(() => parseJwtConfig(JSON.stringify({ type: 'HS256', key: 'k'.repeat(32), header: { type: 'Authorization' } })))?.message,
+    `${PREFIX}unknown key: header`,
+  );
   // multi-byte characters count as bytes
   t.notThrows(() => parseJwtConfig(JSON.stringify({ type: 'HS256', key: 'é'.repeat(16) })));
 });
