@@ -149,11 +149,14 @@ test.serial('aggregations: only where allowed, over the rows the permission lets
   t.deepEqual(await gql(user('1'), '{ author_aggregate { aggregate { count } } }'), notFound('author_aggregate', 'query_root', '$.selectionSet.author_aggregate'));
   t.deepEqual(await gql(jwt(['reader'], { 'x-engine-author-name': 'A2' }), '{ article_aggregate { aggregate { count } } }'),
     notFound('article_aggregate', 'query_root', '$.selectionSet.article_aggregate'));
-  // user 2 sees articles 1, 3, 4, 5, 6, 7 (published or own); the permission's limit of 3 applies to the aggregated rows too
+  // user 2 sees articles 1, 3, 4, 5, 6, 7 (published or own); the permission's limit of 3 caps nodes, not the
+  // aggregate values (as the original; issue 8)
   t.deepEqual(await gql(user('2'), '{ article_aggregate(where: {author_id: {_eq: 2}}) { aggregate { count max { id } } nodes { id } } }'), {
     data: { article_aggregate: { aggregate: { count: 2, max: { id: 4 } }, nodes: [{ id: 3 }, { id: 4 }] } },
   });
-  t.deepEqual(await gql(user('2'), '{ article_aggregate { aggregate { count } } }'), { data: { article_aggregate: { aggregate: { count: 3 } } } });
+  t.deepEqual(await gql(user('2'), '{ article_aggregate { aggregate { count } } }'), { data: { article_aggregate: { aggregate: { count: 6 } } } });
+  t.deepEqual(await gql(user('2'), '{ article_aggregate(order_by: {id: asc}) { aggregate { count } nodes { id } } }'),
+    { data: { article_aggregate: { aggregate: { count: 6 }, nodes: [{ id: 1 }, { id: 3 }, { id: 4 }] } } });
   // nested aggregate through the author relationship, filtered by the article permission
   t.deepEqual(await gql(user('1'), '{ author(where: {id: {_eq: 2}}) { articles_aggregate { aggregate { count } } } }'), {
     data: { author: [{ articles_aggregate: { aggregate: { count: 1 } } }] },
