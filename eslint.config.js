@@ -5,7 +5,7 @@ import importPlugin from 'eslint-plugin-import';
 const zone = (target, from, message) => ({ target, from, message });
 
 export default [
-  { ignores: ['node_modules/**', 'dist/**', '.engine-data/**'] },
+  { ignores: ['node_modules/**', 'dist/**', '.engine-data/**', 'console/dist/**'] },
   {
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser, parserOptions: { sourceType: 'module' } },

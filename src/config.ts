@@ -24,6 +24,8 @@ export interface ServerConfig {
   authHook?: string;
   authHookMode: 'GET' | 'POST';
   enableAllowlist: boolean;
+  /** Serve the web console at /console. */
+  enableConsole: boolean;
   liveQueries: { batchSize: number; refetchInterval: number };
   logLevel: LogLevel;
   /** The original's configurable log types that are written (internal ones always are). */
@@ -91,6 +93,8 @@ export const SETTINGS: SettingDef[] = [
     schema: z.enum(['GET', 'POST']), default: 'GET', help: 'HTTP method for the auth hook: GET or POST.' },
   { key: 'enableAllowlist', flag: 'enable-allowlist', env: [E('ENABLE_ALLOWLIST')], kind: 'bool', schema: z.boolean(),
     default: false, help: 'Only allow queries in the allow-list (non-admin roles).' },
+  { key: 'enableConsole', flag: 'enable-console', env: [E('ENABLE_CONSOLE')], kind: 'bool', schema: z.boolean(),
+    default: true, help: 'Serve the web console at /console (same port).' },
   { key: 'liveQueries.batchSize', flag: 'live-queries-multiplexed-batch-size', env: [E('LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE')],
     kind: 'int', schema: int(1, 1_000_000), default: 100, help: 'Live queries multiplexed per SQL statement.' },
   { key: 'liveQueries.refetchInterval', flag: 'live-queries-multiplexed-refetch-interval',

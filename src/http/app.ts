@@ -15,6 +15,7 @@ import { graphqlRoutes } from './routes/graphql.js';
 import { configRoutes } from './routes/config.js';
 import { explainRoutes } from './routes/explain.js';
 import { pgDumpRoutes } from './routes/pgdump.js';
+import { consoleRoutes } from './routes/console.js';
 import { graphqlFastPath } from './fast-path.js';
 import { GZIP_MIN_LENGTH, acceptsGzip, requestIdOf, strayError } from './request-common.js';
 import { corsHeaders, corsPolicy, preflightHeaders } from './cors.js';
@@ -39,6 +40,7 @@ export function createApp(rt: Runtime): Koa {
   if (isApiEnabled(rt.config, 'graphql')) graphqlRoutes(router, rt);
   if (isApiEnabled(rt.config, 'config')) configRoutes(router, rt);
   if (isApiEnabled(rt.config, 'pgdump')) pgDumpRoutes(router, rt);
+  if (rt.config.enableConsole) consoleRoutes(router);
   app.use(router.routes());
   app.use(async (ctx) => {
     ctx.status = 404;
