@@ -181,7 +181,9 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
     actions[a.name] = { name: a.name, definition: a.definition, handler, comment: a.comment, roles: a.permissions.map((p) => p.role) };
   }
 
-  return { tables, functions, roles: [...roles].sort(), inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
+  const cache = { tables, functions, roles: [...roles].sort(), inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
+  for (const extend of cacheExtensions) inconsistent.push(...extend(metadata, cache));
+  return cache;
 }
 
 /** `{{VAR}}` in a webhook URL replaced by the environment's value (the original's URL templates). */
@@ -194,6 +196,12 @@ export function resolveUrlTemplate(url: string, env: NodeJS.ProcessEnv = process
   });
   return missing.length ? { missing } : out;
 }
+
+/**
+ * Checks of features that live above the cache (remote schemas: src/remote), run on the built cache; they register
+ * at module load and report inconsistent objects (whose `code`, if set, is the error a write that creates them gets).
+ */
+export const cacheExtensions: Array<(metadata: Metadata, cache: SchemaCache) => InconsistentObject[]> = [];
 
 /** What is wrong with an action's types, if anything (arguments first, then the output type). */
 function actionProblem(a: ActionMeta, ct: CustomTypes): string | null {
@@ -213,8 +221,9 @@ function actionProblem(a: ActionMeta, ct: CustomTypes): string | null {
 /** Inconsistent objects as clients see them (without the internal id). */
 export function publicInconsistencies(list: InconsistentObject[]): unknown[] {
   return list.map((o) => {
-    const { id, ...rest } = o;
+    const { id, code, ...rest } = o;
     void id;
+    void code;
     return rest;
   });
 }

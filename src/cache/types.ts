@@ -2,6 +2,7 @@
 // SQL compiler, permissions) needs, and nothing it has to look up in raw metadata. Built by build.ts, a pure
 // function of (metadata, catalog); inconsistent objects are collected as data, never thrown.
 import type { QualifiedName } from '../core/names.js';
+import type { ErrorCode } from '../core/errors.js';
 import type { PgColumn, PgTable, PgFunction } from '../catalog/types.js';
 import type { ActionDefinition, CustomTypes } from '../../events/actions.js';
 
@@ -132,8 +133,8 @@ export type InconsistentObjectType =
 
 /** As get_inconsistent_metadata reports it. */
 export type InconsistentObject =
-  | { reason: string; type: InconsistentObjectType; definition: unknown; id?: string }
-  | { reason: string; objects: Array<{ type: InconsistentObjectType; definition: unknown }>; id?: string };
+  | { reason: string; type: InconsistentObjectType; definition: unknown; id?: string; code?: ErrorCode }
+  | { reason: string; objects: Array<{ type: InconsistentObjectType; definition: unknown }>; id?: string; code?: ErrorCode };
 // `id` (build.ts): which metadata object it is, e.g. `relationship:public.article.author`; never sent to clients.
 
 export interface SchemaCache {

@@ -31,6 +31,7 @@ export const ERROR_CODES = [
   'start-failed',
   'busy',
   'remote-schema-error',
+  'remote-schema-conflicts',
   '',
 ] as const;
 

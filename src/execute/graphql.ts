@@ -7,6 +7,9 @@ import { prepareOperation } from '../graphql/prepare.js';
 import { executeGraphQL, type ActionReply, type GraphQLResult, type PrepareFn } from './run.js';
 import { handleExplainRequest } from './explain.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
+import type { RequestHeaders } from '../auth/session.js';
+import { remoteAnswer, type RemoteContext } from '../remote/execute.js';
+import '../remote/schema.js'; // remote schemas join the role schemas
 
 export interface GraphQLRequestContext {
   pool: pg.Pool;
@@ -32,8 +35,13 @@ const showInternal = (session: Session, config: ServerConfig): boolean =>
 export async function handleGraphQLRequest(
   ctx: GraphQLRequestContext,
   body: unknown,
-): Promise<GraphQLResult & { errorStatus?: number }> {
+): Promise<GraphQLResult & { errorStatus?: number; setCookie?: string[] }> {
   const reply: ActionReply = { setCookie: [] };
+  const internal = showInternal(ctx.session, ctx.config);
+  // Requests selecting remote-schema fields go to src/remote (only states with remote schemas pay for the check).
+  const rc: RemoteContext | null = ctx.state.metadata.remote_schemas.length
+    ? { state: ctx.state, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: internal, setCookie: reply.setCookie }
+    : null;
   const r = await executeGraphQL(
     {
       pool: ctx.pool,
@@ -41,17 +49,19 @@ export async function handleGraphQLRequest(
       session: ctx.session,
       stringifyNumeric: ctx.config.stringifyNumericTypes,
       planCacheSize: ctx.config.queryPlanCacheSize,
-      showInternal: showInternal(ctx.session, ctx.config),
+      showInternal: internal,
       requestId: ctx.requestId,
       prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
       clientHeaders: ctx.clientHeaders ?? null,
       reply,
+      ...(rc ? { remote: (req, raw, db) => remoteAnswer(rc, req, raw, db) } : {}),
     },
     body,
   );
-  // A sync action handler's Set-Cookie reaches the client; a failed action call gives /v1alpha1 its status.
-  if (reply.setCookie.length) r.headers = { ...r.headers, 'Set-Cookie': reply.setCookie.join(', ') };
-  return reply.errorStatus === undefined ? r : { ...r, errorStatus: reply.errorStatus };
+  // A sync action handler's or a remote's Set-Cookie reaches the client (one header each); a failed action call
+  // gives /v1alpha1 its status.
+  const out = reply.setCookie.length ? { ...r, setCookie: reply.setCookie } : r;
+  return reply.errorStatus === undefined ? out : { ...out, errorStatus: reply.errorStatus };
 }
 
 /** POST /v1/graphql/explain (admin only): `[{field, sql, plan}]`, or a metadata-style error with its status. */

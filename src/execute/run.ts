@@ -49,9 +49,14 @@ export interface ExecuteContext {
   /** The client's request headers (actions forward them) and what actions add to the response. */
   clientHeaders?: ClientHeaders | null;
   reply?: ActionReply;
+  /**
+   * Requests selecting remote-schema fields (src/remote): their answer, or null for the usual path. `raw` is the
+   * request object as sent; `db` answers the database part of a mixed request.
+   */
+  remote?: (req: GraphQLRequest, raw: unknown, db: (req: GraphQLRequest) => Promise<string>) => Promise<string> | null;
 }
 
-/** Set-Cookie values of sync action handlers, and the status of a failed action call (for /v1alpha1). */
+/** Set-Cookie values of sync action handlers (and remote schemas), and the status of a failed action call (for /v1alpha1). */
 export interface ActionReply {
   setCookie: string[];
   errorStatus?: number;
@@ -300,8 +305,10 @@ export interface GraphQLResult {
 
 const errorText = (ctx: ExecuteContext, err: EngineError): string => JSON.stringify({ errors: [graphqlErrorObject(err, ctx.showInternal)] });
 
-async function answer(ctx: ExecuteContext, req: GraphQLRequest): Promise<GraphQLResult> {
+async function answer(ctx: ExecuteContext, req: GraphQLRequest, raw?: unknown): Promise<GraphQLResult> {
   try {
+    const viaRemote = ctx.remote?.(req, raw, async (part) => (await answer({ ...ctx, remote: undefined }, part)).body);
+    if (viaRemote) return { status: 200, body: await viaRemote, request: req };
     return { status: 200, body: await executeOne(ctx, req), request: req };
   } catch (e) {
     const error = toEngineError(ctx, e);
@@ -318,12 +325,12 @@ export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promis
     const error = toEngineError(ctx, e);
     return { status: 200, body: errorText(ctx, error), error };
   }
-  if (!parsed.batch) return answer(ctx, parsed.request);
+  if (!parsed.batch) return answer(ctx, parsed.request, body);
   // Elements run one after another, each on its own (a mutation's effects are visible to the next element).
   const parts: string[] = [];
   let error: EngineError | undefined;
-  for (const r of parsed.requests) {
-    const a = await answer(ctx, r);
+  for (const [i, r] of parsed.requests.entries()) {
+    const a = await answer(ctx, r, (body as unknown[])[i]);
     parts.push(a.body);
     error ??= a.error;
   }

@@ -59,8 +59,11 @@ async function answer(rt: Runtime, allowed: (origin: string) => string | null, r
     userVars: reply?.userVars, error: reply?.error ?? stray, query: reply?.query,
   });
   // One writeHead with a header object (no earlier setHeader: node takes it as it is), then one end.
-  const out: Record<string, string> = {};
-  for (const [k, v] of headers) out[k] = v;
+  const out: Record<string, string | string[]> = {};
+  for (const [k, v] of headers) {
+    const had = out[k];
+    out[k] = had === undefined ? v : [...(Array.isArray(had) ? had : [had]), v]; // Set-Cookie may repeat
+  }
   res.writeHead(status, out);
   res.end(payload);
 }

@@ -164,7 +164,7 @@ class Run {
     await this.freshCatalog();
     const inconsistent = this.cache.inconsistent.flatMap((o) => (o.id ? [o.id] : []));
     const events = d.decide({ metadata: this.metadata, catalog: this.catalog, inconsistent });
-    await d.io(process.env);
+    await d.io(process.env, this.metadata);
     if (d.catalog === 'reload') this.catalog = await introspectCatalog(this.ctx.client);
     await this.apply(events, d.check, d.enums);
     return SUCCESS;
@@ -266,6 +266,9 @@ function enforce(check: Check, before: SchemaCache, after: SchemaCache): void {
       });
     }
   }
+  // An object made inconsistent with an error of its own (a remote schema now conflicting with a table).
+  const coded = fresh.find((o) => o.code !== undefined);
+  if (coded?.code !== undefined) throw new EngineError(coded.code, coded.reason, { path: '$.args' });
   if (fresh.length) {
     const sql = check.mode === 'sql';
     throw new EngineError('unexpected', sql ? 'cannot continue due to newly found inconsistent metadata' : 'cannot continue due to new inconsistent metadata', {

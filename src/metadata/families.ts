@@ -1,12 +1,14 @@
 // The I/O half of the event-trigger and remote-schema operations, run after their (pure) decide: a new trigger's
-// environment variables must be set, and a new remote schema is resolved and introspected before it is kept.
+// environment variables must be set, and a new remote schema is resolved and introspected before it is kept;
+// reload_remote_schema and reload_metadata (reload_remote_schemas) introspect again (src/remote/store.ts).
 // replace_metadata gets the same checks for every trigger and remote schema of the new document.
 import { EngineError, isEngineError } from '../core/errors.js';
 import type { QualifiedName } from '../core/names.js';
 import { eventTriggerEnvError, eventTriggers, type EventTriggerConf } from '../../events/decide/event-triggers.js';
 import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
 import type { Metadata } from '../../projections/metadata.js';
-import { introspectRemote, resolveRemote } from '../remote/introspect.js';
+import { ensureIntrospected, introspectAndKeep } from '../remote/store.js';
+import '../remote/schema.js'; // remote schemas join the schema cache and the role schemas
 
 export type Env = Record<string, string | undefined>;
 
@@ -18,7 +20,18 @@ export function checkEventTriggerEnv(table: QualifiedName, trigger: EventTrigger
 
 /** A new remote schema is resolved and introspected before it is kept. */
 export async function checkRemoteSchema(rs: RemoteSchemaMeta, env: Env): Promise<void> {
-  await introspectRemote(resolveRemote(rs.definition, env));
+  await introspectAndKeep(rs, env);
+}
+
+/** reload_remote_schema introspects the remote again (an error refuses the reload). */
+export async function reloadRemoteSchema(m: Metadata, name: string, env: Env): Promise<void> {
+  const rs = remoteSchemas(m).find((r) => r.name === name);
+  if (rs) await introspectAndKeep(rs, env);
+}
+
+/** reload_metadata with reload_remote_schemas: every remote again; an unreachable one becomes inconsistent. */
+export async function reloadRemoteSchemas(m: Metadata, env: Env): Promise<void> {
+  await ensureIntrospected(remoteSchemas(m), true, env);
 }
 
 /** replace_metadata is strict: a trigger with an unset variable or an unreachable remote schema rejects it. */
@@ -30,7 +43,7 @@ export async function checkReplacedMetadata(m: Metadata, env: Env): Promise<void
   }
   for (const rs of remoteSchemas(m)) {
     try {
-      await introspectRemote(resolveRemote(rs.definition, env));
+      await introspectAndKeep(rs, env);
     } catch (e) {
       if (!isEngineError(e)) throw e;
       inconsistent.push({ definition: rs, reason: e.message, type: 'remote_schema' });

@@ -22,7 +22,9 @@ import { decideRemoteSchema } from '../../events/decide/remote-schemas.js';
 import { decideMetadata, type MetadataCommand } from '../../events/decide/metadata.js';
 import type { Event, PermKind } from '../../events/types.js';
 import { exportMetadata, parseMetadataDocument } from '../../projections/export.js';
-import { checkEventTriggerEnv, checkRemoteSchema, checkReplacedMetadata, type Env } from './families.js';
+import { checkEventTriggerEnv, checkRemoteSchema, checkReplacedMetadata, reloadRemoteSchema, reloadRemoteSchemas, type Env } from './families.js';
+import { remoteSchemaId } from '../remote/schema.js';
+import type { Metadata } from '../../projections/metadata.js';
 import type { Dml } from './dml/context.js';
 import { exportAt, historyDiff, historyDiffArgs, historyExportArgs, historyList, historyListArgs } from './history.js';
 import { runCount, runSelect } from './dml/select.js';
@@ -46,7 +48,7 @@ export interface Decision {
   catalog: 'fresh' | 'reload';
   decide(ctx: DecideContext): Event[];
   /** I/O the decided objects need (a trigger's env variables, a remote schema's introspection); throws to refuse. */
-  io(env: Env): Promise<void>;
+  io(env: Env, metadata: Metadata): Promise<void>;
   check: Check;
   /** Enum tables whose rows are (re-)read after the events. */
   enums: 'all' | string[];
@@ -72,7 +74,7 @@ interface CommandSpec<C> {
   versions: Versions<C>;
   // NoInfer: the command type comes from the parsers; decide may take its whole family's union.
   decide: (cmd: NoInfer<C>, ctx: DecideContext) => Event[];
-  io?: (cmd: NoInfer<C>, env: Env) => Promise<void>;
+  io?: (cmd: NoInfer<C>, env: Env, metadata: Metadata) => Promise<void>;
   check?: (cmd: NoInfer<C>) => Check;
   enums?: (cmd: NoInfer<C>) => 'all' | string[];
   catalog?: 'fresh' | 'reload';
@@ -90,7 +92,7 @@ function command<C>(spec: CommandSpec<C>): Operation {
     return {
       catalog: spec.catalog ?? 'fresh',
       decide: (ctx) => spec.decide(cmd, ctx),
-      io: (env) => (spec.io ?? noIo)(cmd, env),
+      io: (env, metadata) => (spec.io ?? noIo)(cmd, env, metadata),
       check: spec.check?.(cmd) ?? NO_CHECK,
       enums: spec.enums?.(cmd) ?? [],
     };
@@ -168,7 +170,13 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
 
   // Whole metadata
   clear_metadata: command({ versions: { 1: P.clearMetadata }, decide: decideMetadata }),
-  reload_metadata: command({ versions: { 1: P.reloadMetadata }, decide: decideMetadata, catalog: 'reload', enums: () => 'all' }),
+  reload_metadata: command({
+    versions: { 1: P.reloadMetadata },
+    decide: decideMetadata,
+    catalog: 'reload',
+    enums: () => 'all',
+    io: (c, env, m) => (c.op === 'reload_metadata' && c.reload_remote_schemas ? reloadRemoteSchemas(m, env) : Promise.resolve()),
+  }),
   replace_metadata: command({
     versions: { 1: replaceMetadata },
     decide: decideMetadata,
@@ -258,9 +266,14 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     versions: { 1: P.addRemoteSchema },
     decide: decideRemoteSchema,
     io: (c, env) => checkRemoteSchema(c.remote_schema, env),
+    check: (c) => (c.op === 'add_remote_schema' ? object(remoteSchemaId(c.remote_schema.name)) : NO_CHECK),
   }),
   remove_remote_schema: command({ versions: { 1: P.removeRemoteSchema }, decide: decideRemoteSchema }),
-  reload_remote_schema: command({ versions: { 1: P.reloadRemoteSchema }, decide: decideRemoteSchema }),
+  reload_remote_schema: command({
+    versions: { 1: P.reloadRemoteSchema },
+    decide: decideRemoteSchema,
+    io: (c, env, m) => (c.op === 'reload_remote_schema' ? reloadRemoteSchema(m, c.name, env) : Promise.resolve()),
+  }),
 };
 
 /** The operation of a type (own entries only: `constructor` is not an operation). */

@@ -2,11 +2,13 @@
 // and runs the introspection query against the remote, with the original's remote-schema-error messages.
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { EngineError } from '../core/errors.js';
+import { introspectionError } from './validate.js';
 
 export interface RemoteSchemaDefinition {
   url?: string;
   url_from_env?: string;
   timeout_seconds?: number;
+  forward_client_headers?: boolean;
   headers?: Array<{ name: string; value: string } | { name: string; value_from_env: string }>;
 }
 
@@ -27,6 +29,7 @@ export interface ResolvedRemote {
   url: string;
   headers: Record<string, string>;
   timeoutSeconds: number;
+  forwardClientHeaders: boolean;
 }
 
 /** The URL and headers to use, or the original's errors for unset variables and bad URIs. */
@@ -51,7 +54,7 @@ export function resolveRemote(def: RemoteSchemaDefinition, env: Env): ResolvedRe
       headers[h.name] = v;
     }
   }
-  return { url, headers, timeoutSeconds: def.timeout_seconds ?? 60 };
+  return { url, headers, timeoutSeconds: def.timeout_seconds ?? 60, forwardClientHeaders: def.forward_client_headers === true };
 }
 
 const remoteError = (message: string, internal?: unknown) =>
@@ -92,6 +95,8 @@ export async function introspectRemote(remote: ResolvedRemote): Promise<GraphQLS
   } catch (e) {
     throw remoteError(`Error in $: ${(e as Error).message}`);
   }
+  const invalid = introspectionError(data);
+  if (invalid !== null) throw remoteError(invalid);
   try {
     return buildClientSchema(data);
   } catch (e) {

@@ -9,6 +9,9 @@ import type { LoggedEvent } from '../../events/log.js';
 import { own, type EventType } from '../../events/types.js';
 import { emptyMetadata, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
+import { remoteSchemas } from '../../events/decide/remote-schemas.js';
+import { ensureIntrospected } from '../remote/store.js';
+import '../remote/schema.js'; // remote schemas join the schema cache and the role schemas
 
 export interface Projector {
   emptyMetadata(): Metadata;
@@ -90,6 +93,9 @@ export const projector: Projector = {
   emptyMetadata,
   fold: (metadata, events) => fold(metadata, events),
   async catalogFor(client, metadata, events, previous) {
+    // Remote schemas are introspected at start-up and on reload_metadata with reload_remote_schemas (then kept).
+    const reload = previous === null || events.some((e) => e.type === 'metadata_reloaded' && (e.data as { reload_remote_schemas?: boolean }).reload_remote_schemas === true);
+    await ensureIntrospected(remoteSchemas(metadata), reload);
     if (previous === null || needsCatalog(events, previous)) return introspectForMetadata(client, metadata);
     return withEnumValues(client, metadata, previous, changedEnums(events), previous);
   },

@@ -19,6 +19,7 @@ test('url, url_from_env, templates and headers resolve from the environment', (t
     url: 'http://a.example/graphql',
     headers: { x: '1', y: 'secret' },
     timeoutSeconds: 60,
+    forwardClientHeaders: false,
   });
   t.is(resolveRemote({ url: 'http://{{HOST}}/g', timeout_seconds: 5 }, env).url, 'http://b.example/g');
   t.is(renderTemplate('http://{{ HOST }}/x', env), 'http://b.example/x');

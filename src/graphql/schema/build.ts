@@ -23,11 +23,20 @@ export interface RoleSchema {
   hasMutations: boolean;
   /** mutation_root fields of other features (actions), by name. */
   mutationExtensions: Map<string, MutationFieldContribution['translate']>;
+  /** Root fields answered by remote schemas (src/remote), by operation: field name → remote schema name. */
+  remote?: { query: Map<string, string>; mutation: Map<string, string> };
   /** Relay schemas (src/graphql/relay): translates the Relay fields of table types; null leaves a field to the usual path. */
   fieldHook?: (t: Translator, view: TableView, f: CollectedField) => FieldIR | null;
 }
 
-export function buildRoleSchema(cache: SchemaCache, role: string): RoleSchema {
+/**
+ * Features above the schema cache that add to every role's schema (remote schemas: src/remote), applied in order
+ * by buildRoleSchema; registered at module load.
+ */
+export const schemaExtensions: Array<(cache: SchemaCache, rs: RoleSchema) => RoleSchema> = [];
+
+/** The role's schema; `extended: false` leaves out schemaExtensions (what they are checked against). */
+export function buildRoleSchema(cache: SchemaCache, role: string, extended = true): RoleSchema {
   const ctx = buildRoleContext(cache, role);
   const roots = queryRootFields(ctx);
   const queryFields = new Map<string, RootFieldMeta>();
@@ -62,7 +71,9 @@ export function buildRoleSchema(cache: SchemaCache, role: string): RoleSchema {
   const schema = new GraphQLSchema({
     query, mutation, subscription, types: [...ctx.types.values()], directives: [GraphQLIncludeDirective, GraphQLSkipDirective],
   });
-  return { role, ctx, schema, queryFields, hasMutations: !!mutation, mutationExtensions };
+  let rs: RoleSchema = { role, ctx, schema, queryFields, hasMutations: !!mutation, mutationExtensions };
+  if (extended) for (const extend of schemaExtensions) rs = extend(cache, rs);
+  return rs;
 }
 
 const memo = new WeakMap<EngineState, Map<string, RoleSchema>>();

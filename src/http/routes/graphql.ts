@@ -57,11 +57,12 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
-    const r: GraphQLResult & { errorStatus?: number } = await (relay ? handleRelayRequest : handleGraphQLRequest)(
+    const r: GraphQLResult & { errorStatus?: number; setCookie?: string[] } = await (relay ? handleRelayRequest : handleGraphQLRequest)(
       { pool: rt.pool, state, session, config: rt.config, requestId, clientHeaders: req.headers }, body,
     );
     reply.status = legacy && r.status === 200 ? (r.errorStatus ?? legacyStatus(r.body)) : r.status;
     if (r.headers) for (const k in r.headers) reply.headers.push([k, r.headers[k]]);
+    for (const c of r.setCookie ?? []) reply.headers.push(['Set-Cookie', c]);
     reply.body = r.body;
     reply.error = r.error;
     reply.query = r.request;
@@ -82,7 +83,10 @@ async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean, relay = fal
   ctx.state.userVars = r.userVars;
   ctx.state.error = r.error;
   ctx.state.query = r.query;
-  for (const [k, v] of r.headers) ctx.set(k, v);
+  for (const [k, v] of r.headers) {
+    if (k.toLowerCase() === 'set-cookie') ctx.append(k, v);
+    else ctx.set(k, v);
+  }
   ctx.status = r.status;
   ctx.body = r.body;
 }

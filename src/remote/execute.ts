@@ -1,0 +1,166 @@
+// Requests that select remote-schema root fields. When every root field is a remote's (written directly, no root
+// fragments), the request body is POSTed to it as sent and its answer returned as received, as the original does.
+// Unlike the original (Note [Mixed requests]), a request may also mix servers: it is split by server
+// (split.ts), the database part runs as the engine's usual single statement and the remote parts in parallel
+// (one after another for mutations, in request order), and `data` is assembled in the request's field order.
+import { parse, type DocumentNode } from 'graphql';
+import { EngineError, graphqlErrorObject } from '../core/errors.js';
+import type { RequestHeaders, Session } from '../auth/session.js';
+import type { EngineState } from '../cache/state.js';
+import type { GraphQLRequest } from '../execute/request.js';
+import { roleSchema } from '../graphql/schema/build.js';
+import { pickOperation } from '../graphql/request/operation.js';
+import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
+import { remoteHeaders } from './headers.js';
+import { postRemote, type RemoteReply } from './http.js';
+import { resolveRemote } from './introspect.js';
+import { objectMembers } from './json-members.js';
+import { rootOwners, splitOperation, type Owner, type Part } from './split.js';
+import { introspected } from './store.js';
+import { MUTATION_ROOT, QUERY_ROOT } from './merge.js';
+
+export interface RemoteContext {
+  state: EngineState;
+  session: Session;
+  /** The client's request headers (forward_client_headers). */
+  headers: RequestHeaders;
+  showInternal: boolean;
+  /** Set-Cookie values of the remotes' answers, for the HTTP response. */
+  setCookie: string[];
+}
+
+/** Answers a GraphQL request (body text: `{"data":...}` or `{"errors":...}`); never throws. */
+export type Answer = (req: GraphQLRequest) => Promise<string>;
+
+/**
+ * The answer of a request that selects remote fields, or null when it selects none (or cannot even be parsed:
+ * the usual path reports that). `raw` is the request object as the client sent it.
+ */
+export function remoteAnswer(ctx: RemoteContext, req: GraphQLRequest, raw: unknown, db: Answer): Promise<string> | null {
+  const rs = roleSchema(ctx.state, ctx.session.role);
+  if (!rs.remote || (rs.remote.query.size === 0 && rs.remote.mutation.size === 0)) return null;
+  let doc: DocumentNode;
+  try {
+    doc = parse(req.query);
+  } catch {
+    return null;
+  }
+  let op;
+  try {
+    op = pickOperation(doc, req.operationName);
+  } catch {
+    return null;
+  }
+  const routes = op.operation === 'mutation' ? rs.remote.mutation : rs.remote.query;
+  const owner = (name: string): Owner => routes.get(name) ?? null;
+  const rootName = op.operation === 'mutation' ? MUTATION_ROOT : op.operation === 'subscription' ? 'subscription_root' : QUERY_ROOT;
+  const { owners, direct } = rootOwners({ doc, op, rootName, owner });
+  if (owners.every((o) => o === null)) return null;
+  if (op.operation === 'subscription') {
+    return Promise.resolve(errorBody(ctx, new EngineError('not-supported', 'subscription to remote server is not supported')));
+  }
+  const remotes = remoteSchemas(ctx.state.metadata);
+  if (owners.length === 1 && direct) return forward(ctx, remoteOf(remotes, owners[0]!), JSON.stringify(raw));
+  const split = splitOperation({
+    doc, op, rootName, owner, variables: req.variables,
+    remoteRoot: (name) => {
+      const r = introspected(remoteOf(remotes, name));
+      const t = r.ok ? (op.operation === 'mutation' ? r.schema.getMutationType() : r.schema.getQueryType()) : null;
+      return t?.name ?? rootName;
+    },
+  });
+  return mixed(ctx, split.parts, split.order, op.operation === 'mutation', remotes, db);
+}
+
+const remoteOf = (remotes: RemoteSchemaMeta[], name: string): RemoteSchemaMeta => {
+  const r = remotes.find((x) => x.name === name);
+  if (!r) throw new Error(`remote schema ${name} is not in the metadata`);
+  return r;
+};
+
+const errorObject = (ctx: RemoteContext, e: unknown): string => {
+  const err = e instanceof EngineError ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500 });
+  return JSON.stringify(graphqlErrorObject(err, ctx.showInternal));
+};
+const errorBody = (ctx: RemoteContext, e: unknown): string => `{"errors":[${errorObject(ctx, e)}]}`;
+
+async function post(ctx: RemoteContext, rs: RemoteSchemaMeta, body: string): Promise<RemoteReply> {
+  const r = resolveRemote(rs.definition, process.env);
+  const headers = remoteHeaders({ configured: r.headers, session: ctx.session.variables, client: r.forwardClientHeaders ? ctx.headers : null });
+  const reply = await postRemote(r.url, headers, body, r.timeoutSeconds);
+  ctx.setCookie.push(...reply.setCookie);
+  return reply;
+}
+
+/** The whole request to one remote: its answer as received. */
+async function forward(ctx: RemoteContext, rs: RemoteSchemaMeta, body: string): Promise<string> {
+  try {
+    return (await post(ctx, rs, body)).body;
+  } catch (e) {
+    return errorBody(ctx, e);
+  }
+}
+
+interface PartResult {
+  /** Root fields' JSON texts by response key (absent: the part failed as a whole). */
+  data: Map<string, string> | null;
+  /** Error objects' JSON texts. */
+  errors: string[];
+}
+
+/** A body text `{"data":..., "errors":[...]}` read into a PartResult without re-encoding the data values. */
+function readBody(text: string): PartResult {
+  let parsed: { errors?: unknown };
+  try {
+    parsed = JSON.parse(text) as { errors?: unknown };
+  } catch {
+    return { data: null, errors: [JSON.stringify({ message: 'invalid JSON from a remote schema', extensions: { path: '$', code: 'unexpected' } })] };
+  }
+  const members = objectMembers(text);
+  const dataText = members?.get('data');
+  const data = dataText && dataText !== 'null' ? objectMembers(dataText) : null;
+  const errors = Array.isArray(parsed.errors) ? parsed.errors.map((e) => JSON.stringify(e)) : [];
+  return { data, errors };
+}
+
+async function runPart(ctx: RemoteContext, part: Part, remotes: RemoteSchemaMeta[], db: Answer, operationName: string | null): Promise<PartResult> {
+  const req: GraphQLRequest = { query: part.query, variables: part.variables, operationName };
+  if (part.owner === null) return readBody(await db(req));
+  try {
+    const reply = await post(ctx, remoteOf(remotes, part.owner), JSON.stringify(req));
+    return readBody(reply.body);
+  } catch (e) {
+    return { data: null, errors: [errorObject(ctx, e)] };
+  }
+}
+
+// Note [Mixed requests]
+// The original refuses a request whose root fields come from two servers ("cannot mix top level fields from two
+// different graphql servers"). Here each server gets its own part and the answers are merged: `data` holds the
+// root fields in request order (a part that failed as a whole contributes nulls), `errors` every part's errors in
+// request order; a remote's error paths start at the response key, which the parts keep.
+async function mixed(
+  ctx: RemoteContext, parts: Part[], order: string[], sequential: boolean, remotes: RemoteSchemaMeta[], db: Answer,
+): Promise<string> {
+  const operationName = null;
+  let results: PartResult[];
+  if (sequential) {
+    results = [];
+    for (const p of parts) results.push(await runPart(ctx, p, remotes, db, operationName));
+  } else {
+    results = await Promise.all(parts.map((p) => runPart(ctx, p, remotes, db, operationName)));
+  }
+  const members: string[] = [];
+  for (const key of order) {
+    let value: string | undefined;
+    let failed = false;
+    for (const r of results) {
+      const v = r.data?.get(key);
+      if (v !== undefined) value = v;
+    }
+    if (value === undefined) failed = results.some((r) => r.data === null);
+    if (value !== undefined || failed) members.push(`${JSON.stringify(key)}:${value ?? 'null'}`);
+  }
+  const errors = results.flatMap((r) => r.errors);
+  return `{"data":{${members.join(',')}}${errors.length ? `,"errors":[${errors.join(',')}]` : ''}}`;
+}
