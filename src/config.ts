@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { checkAuthConfig, jwtConfigFromJson, type AuthConfig } from './auth/config.js';
 import { DEFAULT_LOG_TYPES, USER_LOG_TYPES, type UserLogType } from './core/log.js';
 
-export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer'] as const;
+export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'metrics'] as const;
 export type Api = (typeof APIS)[number];
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
@@ -16,6 +16,8 @@ export interface ServerConfig {
   host: string;
   port: number;
   adminSecret?: string;
+  /** Also opens GET /v1/metrics to `Authorization: Bearer <secret>` (besides admin requests). */
+  metricsSecret?: string;
   enabledApis: Api[];
   stringifyNumericTypes: boolean;
   unauthorizedRole?: string;
@@ -79,8 +81,10 @@ export const SETTINGS: SettingDef[] = [
     help: 'HTTP port (0 = any free port).' },
   { key: 'adminSecret', flag: 'admin-secret', env: [E('ADMIN_SECRET'), E('ACCESS_KEY')], kind: 'string', schema: z.string().min(1),
     help: 'Admin secret; requests must send it in X-Engine-Admin-Secret.' },
+  { key: 'metricsSecret', flag: 'metrics-secret', env: [E('METRICS_SECRET')], kind: 'string', schema: z.string().min(1),
+    help: 'Secret for GET /v1/metrics, sent as Authorization: Bearer <secret> (admin requests are always allowed).' },
   { key: 'enabledApis', flag: 'enabled-apis', env: [E('ENABLED_APIS')], kind: 'list', schema: z.array(z.enum(APIS)).min(1),
-    default: ['metadata', 'graphql', 'pgdump', 'config'], help: 'Comma-separated APIs to serve: graphql,metadata,pgdump,config.' },
+    default: ['metadata', 'graphql', 'pgdump', 'config', 'metrics'], help: 'Comma-separated APIs to serve: graphql,metadata,pgdump,config,metrics.' },
   { key: 'stringifyNumericTypes', flag: 'stringify-numeric-types', env: [E('STRINGIFY_NUMERIC_TYPES')], kind: 'bool',
     schema: z.boolean(), default: false, help: 'Return bigint, numeric and double precision values as strings.' },
   { key: 'unauthorizedRole', flag: 'unauthorized-role', env: [E('UNAUTHORIZED_ROLE')], kind: 'string', schema: z.string().min(1),

@@ -19,6 +19,8 @@ import { createHandler } from './http/app.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
 import { redactUrl, serverConfigurationDetail } from './startup-log.js';
+import { EngineMetrics } from './core/metrics.js';
+import { registerRuntimeMetrics } from './runtime-metrics.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -83,7 +85,9 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     authConfig,
     auth,
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
+    metrics: new EngineMetrics(),
   };
+  registerRuntimeMetrics(rt.metrics, { pool, store, sync: () => rt.sync });
 
   const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;

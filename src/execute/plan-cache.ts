@@ -2,6 +2,9 @@
 // (role, operationName, query text) to the compiled statement and the variable coercer; plus plans per variable shape.
 import type { EngineState } from '../cache/state.js';
 
+/** Hits and misses of every plan cache of the process (monotonic across metadata changes: the metrics' counters). */
+export const planCacheTotals = { hits: 0, misses: 0 };
+
 export class Lru<V> {
   private readonly map = new Map<string, V>();
   hits = 0;
@@ -13,9 +16,11 @@ export class Lru<V> {
     const v = this.map.get(key);
     if (v === undefined) {
       this.misses++;
+      planCacheTotals.misses++;
       return undefined;
     }
     this.hits++;
+    planCacheTotals.hits++;
     // Re-insert: Map iteration order is insertion order, so the first key is the least recently used.
     this.map.delete(key);
     this.map.set(key, v);
@@ -60,6 +65,9 @@ export function shapeCacheFor<V>(state: EngineState, capacity: number): Lru<V> {
   }
   return c as Lru<V>;
 }
+
+/** Plans cached for a state (plan cache and shape cache). */
+export const planCacheSizes = (state: EngineState): number => (byState.get(state)?.size ?? 0) + (shapesByState.get(state)?.size ?? 0);
 
 export const planKey = (role: string, operationName: string | null, query: string): string =>
   `${role}\u0000${operationName ?? ''}\u0000${query}`;

@@ -46,6 +46,8 @@ export interface ExecuteContext {
   prepare: PrepareFn;
   /** Separates the plans of another schema over the same state (POST /v1beta1/relay). */
   planScope?: string;
+  /** Set by executeOne: the type of the first operation planned (the request metrics' label). */
+  operationType?: string;
   /** The client's request headers (actions forward them) and what actions add to the response. */
   clientHeaders?: ClientHeaders | null;
   reply?: ActionReply;
@@ -204,6 +206,7 @@ async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, valu
 export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
   const planned = planFor(ctx, req);
   const plan = planned instanceof Promise ? await planned : planned;
+  ctx.operationType ??= plan.operation;
   if (plan.operation === 'subscription') {
     throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
   }
@@ -301,6 +304,8 @@ export interface GraphQLResult {
   error?: EngineError;
   /** The GraphQL request of a single request, once parsed. */
   request?: GraphQLRequest;
+  /** The (first) operation's type, once planned (request metrics). */
+  operationType?: string;
 }
 
 const errorText = (ctx: ExecuteContext, err: EngineError): string => JSON.stringify({ errors: [graphqlErrorObject(err, ctx.showInternal)] });
@@ -325,7 +330,11 @@ export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promis
     const error = toEngineError(ctx, e);
     return { status: 200, body: errorText(ctx, error), error };
   }
-  if (!parsed.batch) return answer(ctx, parsed.request, body);
+  if (!parsed.batch) {
+    const a = await answer(ctx, parsed.request, body);
+    a.operationType = ctx.operationType;
+    return a;
+  }
   // Elements run one after another, each on its own (a mutation's effects are visible to the next element).
   const parts: string[] = [];
   let error: EngineError | undefined;
@@ -334,7 +343,7 @@ export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promis
     parts.push(a.body);
     error ??= a.error;
   }
-  return { status: 200, body: `[${parts.join(',')}]`, error };
+  return { status: 200, body: `[${parts.join(',')}]`, error, operationType: ctx.operationType };
 }
 
 /** Plan cache counters of a state (tests, debugging). */

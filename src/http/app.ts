@@ -16,6 +16,7 @@ import { configRoutes } from './routes/config.js';
 import { explainRoutes } from './routes/explain.js';
 import { pgDumpRoutes } from './routes/pgdump.js';
 import { consoleRoutes } from './routes/console.js';
+import { metricsRoutes } from './routes/metrics.js';
 import { graphqlFastPath } from './fast-path.js';
 import { GZIP_MIN_LENGTH, acceptsGzip, requestIdOf, strayError } from './request-common.js';
 import { corsHeaders, corsPolicy, preflightHeaders } from './cors.js';
@@ -28,10 +29,10 @@ const NOT_FOUND = new EngineError('not-found', NOT_FOUND_BODY.error, { status: 4
 export function createApp(rt: Runtime): Koa {
   const app = new Koa();
   app.proxy = true;
-  app.use(requestLog());
+  const router = new Router();
+  app.use(requestLog(rt, router));
   app.use(cors(rt));
   app.use(gzip());
-  const router = new Router();
   healthRoutes(router, rt);
   if (isApiEnabled(rt.config, 'metadata')) {
     queryRoutes(router, rt);
@@ -41,6 +42,7 @@ export function createApp(rt: Runtime): Koa {
   if (isApiEnabled(rt.config, 'config')) configRoutes(router, rt);
   if (isApiEnabled(rt.config, 'pgdump')) pgDumpRoutes(router, rt);
   if (rt.config.enableConsole) consoleRoutes(router);
+  if (isApiEnabled(rt.config, 'metrics')) metricsRoutes(router, rt);
   app.use(router.routes());
   app.use(async (ctx) => {
     ctx.status = 404;
@@ -70,7 +72,8 @@ export function createHandler(rt: Runtime): http.RequestListener {
  * Sets x-request-id, catches stray errors, writes the http-log line. Routes leave what the line reports in
  * ctx.state: userVars (the session's variables), error (an EngineError), query (the GraphQL request).
  */
-function requestLog(): Koa.Middleware {
+function requestLog(rt: Runtime, router: Router): Koa.Middleware {
+  let endpoints: Set<string> | null = null;
   return async (ctx, next) => {
     const started = process.hrtime.bigint();
     const requestId = requestIdOf(ctx.req.headers['x-request-id']);
@@ -84,7 +87,12 @@ function requestLog(): Koa.Middleware {
       ctx.body = metadataErrorBody(err, false);
       ctx.state.error = err;
     }
+    // The routes' paths (known once they are all registered): the metrics' endpoint label stays a bounded set.
+    endpoints ??= new Set(router.stack.map((l) => String(l.path)));
     logRequest({
+      metrics: rt.metrics,
+      endpoint: endpoints!.has(ctx.path) ? ctx.path : 'other',
+      operationType: ctx.state.operationType as string | undefined,
       req: ctx.req,
       method: ctx.method,
       url: ctx.path,

@@ -55,6 +55,7 @@ async function answer(rt: Runtime, allowed: (origin: string) => string | null, r
   headers.push(['Content-Length', String(size)]);
   if (zip) headers.push(['Content-Encoding', 'gzip']);
   logRequest({
+    metrics: rt.metrics, endpoint: '/v1/graphql', operationType: reply?.operationType,
     req, method: 'POST', url: '/v1/graphql', status, started, requestId, responseSize: size, contentEncoding: zip ? 'gzip' : null,
     userVars: reply?.userVars, error: reply?.error ?? stray, query: reply?.query,
   });

@@ -1,12 +1,19 @@
-// The original's http-log line, one per request, whichever way it was served (koa app or fast path):
+// The end of every request, whichever way it was served (koa app or fast path): its request metrics, and the
+// original's http-log line:
 // detail.operation {request_id, user_vars, response_size, query_execution_time, query?, error?} and
 // detail.http_info {status, method, ip, url, http_version, content_encoding}. Fields with nothing to say are left
 // out, as the original does (its omitNothingFields).
 import type { IncomingMessage } from 'node:http';
 import type { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
+import type { EngineMetrics } from '../core/metrics.js';
 
 export interface RequestLog {
+  metrics: EngineMetrics;
+  /** The route (a bounded set: a route's path, or "other"), for the metrics' labels. */
+  endpoint: string;
+  /** The GraphQL operation's type, once known. */
+  operationType?: string;
   req: IncomingMessage;
   method: string;
   /** The path, without the query string. */
@@ -26,15 +33,17 @@ export interface RequestLog {
   query?: unknown;
 }
 
-/** Writes the request's http-log line (level error for 5xx); builds nothing when http-log is off. */
+/** Counts the request and writes its http-log line (level error for 5xx; nothing is built when http-log is off). */
 export function logRequest(r: RequestLog): void {
+  const seconds = Number(process.hrtime.bigint() - r.started) / 1e9;
+  r.metrics.request(r.endpoint, r.operationType ?? '', r.status, seconds);
   const level = r.status >= 500 ? 'error' : 'info';
   if (!log.wants('http-log', level)) return;
   const operation: Record<string, unknown> = {
     request_id: r.requestId,
     user_vars: r.userVars,
     response_size: r.responseSize,
-    query_execution_time: Number(process.hrtime.bigint() - r.started) / 1e9,
+    query_execution_time: seconds,
   };
   if (r.query !== undefined && (r.error !== undefined || log.wants('query-log'))) operation.query = r.query;
   if (r.error !== undefined) operation.error = { path: r.error.path, error: r.error.message, code: r.error.code };

@@ -6,6 +6,7 @@ import type { AuthRuntime } from '../auth/resolve.js';
 import type { StateStore } from '../sync/store.js';
 import type { MetadataSync } from '../sync/listener.js';
 import type { WriteContext } from '../metadata/write.js';
+import type { EngineMetrics } from '../core/metrics.js';
 
 export interface Runtime {
   config: ServerConfig;
@@ -18,4 +19,6 @@ export interface Runtime {
   databaseUrl: string;
   authConfig: AuthConfig;
   auth: AuthRuntime;
+  /** This instance's Prometheus metrics (GET /v1/metrics); features register theirs on metrics.registry. */
+  metrics: EngineMetrics;
 }

@@ -30,6 +30,8 @@ export class MetadataSync {
   private closed = false;
   /** Backend pid of the LISTEN connection (tests terminate it). */
   listenerPid: number | null = null;
+  /** Since when (ms) the LISTEN connection is down; null while it is up (readiness: /healthz?strict=true). */
+  disconnectedSince: number | null = Date.now();
 
   constructor(private readonly o: SyncOptions) {}
 
@@ -52,6 +54,7 @@ export class MetadataSync {
     sub.notifications.on(NOTIFY_CHANNEL, (payload: string) => this.onNotify(payload));
     sub.events.on('error', (e) => {
       log.warn('sync-listener-error', { error: e });
+      this.disconnectedSince ??= Date.now();
       // pg-listen gave up: start a fresh subscriber (the poll covers the gap).
       if (!this.closed && this.subscriber === sub) {
         this.subscriber = null;
@@ -59,8 +62,12 @@ export class MetadataSync {
         setTimeout(() => void this.connectListener().catch((err) => log.warn('sync-listener-error', { error: err })), 1000).unref();
       }
     });
-    sub.events.on('reconnect', (attempt) => log.info('sync-listener-reconnect', { attempt }));
+    sub.events.on('reconnect', (attempt) => {
+      this.disconnectedSince ??= Date.now();
+      log.info('sync-listener-reconnect', { attempt });
+    });
     sub.events.on('connected', () => {
+      this.disconnectedSince = null;
       void this.rememberPid(sub);
       // Notifications sent while we were away are lost: read the log.
       this.trigger();
@@ -68,6 +75,7 @@ export class MetadataSync {
     this.subscriber = sub;
     await sub.connect();
     await sub.listenTo(NOTIFY_CHANNEL);
+    this.disconnectedSince = null;
     await this.rememberPid(sub);
   }
 
@@ -94,6 +102,10 @@ export class MetadataSync {
     }
     if (Number.isFinite(seq) && seq <= this.o.store.seq) return;
     this.trigger();
+  }
+
+  get connected(): boolean {
+    return this.disconnectedSince === null;
   }
 
   /** Schedules a catch-up; if one is running, one more runs after it. */

@@ -7,7 +7,7 @@ test('defaults', (t) => {
   t.is(c.port, 8080);
   t.is(c.host, '*');
   t.is(c.databaseUrl, undefined);
-  t.deepEqual(c.enabledApis, ['metadata', 'graphql', 'pgdump', 'config']);
+  t.deepEqual(c.enabledApis, ['metadata', 'graphql', 'pgdump', 'config', 'metrics']);
   t.false(c.stringifyNumericTypes);
   t.is(c.authHookMode, 'GET');
   t.deepEqual(c.liveQueries, { batchSize: 100, refetchInterval: 1000 });

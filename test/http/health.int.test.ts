@@ -10,6 +10,7 @@ import { makeConfig } from '../../src/config.js';
 import { projector } from '../../src/sync/projector.js';
 import { emptyCatalog } from '../../src/catalog/types.js';
 import { configureLog } from '../../src/core/log.js';
+import { EngineMetrics } from '../../src/core/metrics.js';
 
 configureLog('silent');
 
@@ -32,6 +33,7 @@ function runtime(store: StateStore, pool: pg.Pool): Runtime {
     authConfig: {},
     auth: { deps: {}, stop() {} },
     write: { pool, store, projector, instanceId: 'test', snapshotInterval: 500 },
+    metrics: new EngineMetrics(),
   };
 }
 

@@ -45,6 +45,8 @@ export interface GraphQLReply {
   error?: EngineError;
   /** The GraphQL request, once parsed (for the request log). */
   query?: GraphQLRequest;
+  /** The (first) operation's type, once known (for the request metrics). */
+  operationType?: string;
 }
 
 export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId: string, legacy: boolean, relay = false): Promise<GraphQLReply> {
@@ -66,6 +68,7 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     reply.body = r.body;
     reply.error = r.error;
     reply.query = r.request;
+    reply.operationType = r.operationType;
   } catch (e) {
     const err = isEngineError(e)
       ? e
@@ -83,6 +86,7 @@ async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean, relay = fal
   ctx.state.userVars = r.userVars;
   ctx.state.error = r.error;
   ctx.state.query = r.query;
+  ctx.state.operationType = r.operationType;
   for (const [k, v] of r.headers) {
     if (k.toLowerCase() === 'set-cookie') ctx.append(k, v);
     else ctx.set(k, v);
