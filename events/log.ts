@@ -1,6 +1,7 @@
 // The metadata log in Postgres (engine_catalog): versioned schema set-up, optimistic append with NOTIFY,
 // reads after a seq, and snapshots every N events so start-up does not replay the whole history.
 import type pg from 'pg';
+import { EVENT_LOG_MIGRATION } from './event-log-schema.js';
 import type { Event } from './types.js';
 
 export const CATALOG_SCHEMA = 'engine_catalog';
@@ -74,6 +75,8 @@ const MIGRATIONS: string[][] = [
        lease_until timestamptz)`,
     `CREATE INDEX IF NOT EXISTS hdb_action_log_pending ON ${CATALOG_SCHEMA}.hdb_action_log (created_at) WHERE status IN ('created', 'processing')`,
   ],
+  // Event triggers: event_log, event_invocation_logs, event_triggers.
+  EVENT_LOG_MIGRATION,
 ];
 
 export const CATALOG_VERSION = MIGRATIONS.length;

@@ -184,8 +184,6 @@ const remoteSchemaOp = <Op extends RemoteSchemaCommand['op']>(op: Op) => (raw: u
 
 export const createEventTrigger = eventTriggerOp('create_event_trigger');
 export const deleteEventTrigger = eventTriggerOp('delete_event_trigger');
-export const redeliverEvent = eventTriggerOp('redeliver_event');
-export const invokeEventTrigger = eventTriggerOp('invoke_event_trigger');
 export const addRemoteSchema = remoteSchemaOp('add_remote_schema');
 export const removeRemoteSchema = remoteSchemaOp('remove_remote_schema');
 export const reloadRemoteSchema = remoteSchemaOp('reload_remote_schema');

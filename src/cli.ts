@@ -21,6 +21,7 @@ import {
 } from '../events/log.js';
 import { projector } from './sync/projector.js';
 import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history-cli.js';
+import { reconcileEventTriggers } from './triggers/reconcile.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
@@ -196,10 +197,10 @@ async function historyReplay(config: ServerConfig, file: string): Promise<number
         instanceId: 'history-replay',
       });
     }
-    if (seq >= config.snapshotInterval) {
-      const metadata = projector.fold(projector.emptyMetadata(), await readFrom(client, 0));
-      await writeSnapshot(client, seq, metadata);
-    }
+    const metadata = projector.fold(projector.emptyMetadata(), await readFrom(client, 0));
+    if (seq >= config.snapshotInterval) await writeSnapshot(client, seq, metadata);
+    // The replayed metadata's event triggers get their capture triggers (the log holds no DDL for them).
+    await reconcileEventTriggers(client, metadata);
     await client.query('COMMIT');
     process.stderr.write(`engine: replayed ${events.length} events (seq ${seq})\n`);
     return 0;

@@ -11,6 +11,7 @@ import { authConfigOf, type ServerConfig } from './config.js';
 import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
+import { reconcileOnStart } from './triggers/reconcile.js';
 import { MetadataSync } from './sync/listener.js';
 import { projector } from './sync/projector.js';
 import { StateStore } from './sync/store.js';
@@ -143,6 +144,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       try {
         await ensureCatalogSchema(client);
         rt.store.swap(await loadState(client, projector));
+        await reconcileOnStart(client, rt.store.get());
       } finally {
         client.release();
       }

@@ -1,6 +1,6 @@
 // Event triggers as metadata: create_event_trigger / delete_event_trigger (stored per table in the export's
-// EventTriggerConf shape), and the checks of redeliver_event / invoke_event_trigger. Webhook delivery (the
-// Postgres triggers, the event log) is not implemented yet, so no event is ever recorded.
+// EventTriggerConf shape), and the args and pure checks of redeliver_event / invoke_event_trigger, which act on
+// engine_catalog.event_log rather than on metadata (src/triggers/ops.ts runs them).
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
@@ -80,11 +80,12 @@ export const DEFAULT_RETRY_CONF = { num_retries: 0, interval_sec: 10, timeout_se
 
 export type EventTriggerCommand =
   | { op: 'create_event_trigger'; table: QualifiedName; replace: boolean; trigger: EventTriggerConf }
-  | { op: 'delete_event_trigger'; name: string }
-  | { op: 'redeliver_event'; event_id: string }
-  | { op: 'invoke_event_trigger'; name: string; payload: unknown };
+  | { op: 'delete_event_trigger'; name: string };
 
-export const EVENT_TRIGGER_OPS = new Set(['create_event_trigger', 'delete_event_trigger', 'redeliver_event', 'invoke_event_trigger']);
+/** redeliver_event's args. */
+export const parseRedeliverArgs = (raw: unknown): { event_id: string } => decode(redeliverArgs, raw);
+/** invoke_event_trigger's args (payload is required, any JSON). */
+export const parseInvokeArgs = (raw: unknown): { name: string; payload: unknown } => decode(invokeArgs, raw) as { name: string; payload: unknown };
 
 const spec = (s: { columns: '*' | string[]; payload?: '*' | string[] | null } | null | undefined): OpSpec | undefined =>
   s == null ? undefined : { columns: s.columns, ...(s.payload != null ? { payload: s.payload } : {}) };
@@ -111,12 +112,6 @@ export function parseEventTriggerCommand(type: string, raw: unknown): EventTrigg
     }
     case 'delete_event_trigger':
       return { op: 'delete_event_trigger', name: decode(nameArgs, raw).name };
-    case 'redeliver_event':
-      return { op: 'redeliver_event', event_id: decode(redeliverArgs, raw).event_id };
-    case 'invoke_event_trigger': {
-      const a = decode(invokeArgs, raw);
-      return { op: 'invoke_event_trigger', name: a.name, payload: a.payload };
-    }
     default:
       return null;
   }
@@ -196,18 +191,17 @@ export function decideEventTrigger(cmd: EventTriggerCommand, ctx: DecideContext)
     case 'delete_event_trigger':
       // The original does not check that the trigger exists.
       return findTrigger(m, cmd.name) ? [ev('event_trigger_deleted', { name: cmd.name })] : [];
-    case 'redeliver_event':
-      // Events are only recorded by delivery, which this engine does not do yet: no id can be known.
-      throw new EngineError('not-exists', 'event not found', { path: '$.args' });
-    case 'invoke_event_trigger': {
-      const found = findTrigger(m, cmd.name);
-      if (!found) throw new EngineError('not-exists', `event trigger ${q(cmd.name)} does not exist`, { path: '$.args' });
-      if (!found.trigger.definition.enable_manual) {
-        throw new EngineError('not-supported', 'manual mode is not enabled for event trigger', { path: '$.args' });
-      }
-      throw new EngineError('not-supported', 'event delivery is not available in this engine yet', { path: '$.args' });
-    }
   }
+}
+
+/** invoke_event_trigger's checks: the trigger exists and allows manual invocation. */
+export function manualTrigger(m: Metadata, name: string): { table: QualifiedName; trigger: EventTriggerConf } {
+  const found = findTrigger(m, name);
+  if (!found) throw new EngineError('not-exists', `event trigger ${q(name)} does not exist`, { path: '$.args' });
+  if (!found.trigger.definition.enable_manual) {
+    throw new EngineError('not-supported', 'manual mode is not enabled for event trigger', { path: '$.args' });
+  }
+  return found;
 }
 
 /**

@@ -19,6 +19,7 @@ import { withEnumValues } from './enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
 import { accessOf, operationOf, type Check, type Decision, type Operation } from './operations.js';
 import { Dml } from './dml/context.js';
+import { TriggerSync } from '../triggers/reconcile.js';
 
 export interface MetadataRequestContext {
   /** A connection with an open transaction (BEGIN done by the caller; caller commits/rolls back). */
@@ -44,6 +45,7 @@ const SUCCESS = { message: 'success' };
 export async function runMetadataQuery(body: unknown, ctx: MetadataRequestContext): Promise<MetadataResult> {
   const run = new Run(ctx);
   const response = await run.query(body, []);
+  await run.triggers.sync(run.state().metadata);
   return { response, events: run.events, state: run.state() };
 }
 
@@ -108,8 +110,11 @@ class Run {
   private catalog: PgCatalog;
   private cache: SchemaCache;
   private catalogFresh = false;
+  /** Capture triggers follow the metadata before any data changes in this transaction (Note [Capture in step]). */
+  readonly triggers: TriggerSync;
 
   constructor(private readonly ctx: MetadataRequestContext) {
+    this.triggers = new TriggerSync(ctx.client, ctx.state.metadata);
     this.metadata = ctx.state.metadata;
     this.catalog = ctx.state.catalog;
     this.cache = ctx.state.cache;
@@ -141,7 +146,11 @@ class Run {
       case 'read':
         return op.answer({ state: this.state(), client: this.ctx.client }, raw);
       case 'data':
+        await this.triggers.sync(this.metadata);
         return op.run(new Dml({ ...this.ctx, state: this.state() }), raw);
+      case 'event_log':
+        await this.triggers.sync(this.metadata);
+        return op.run({ state: this.state(), client: this.ctx.client, role: this.ctx.role, session: this.ctx.session }, parsed);
       case 'command':
         return this.command(parsed as Decision);
     }
@@ -181,7 +190,9 @@ class Run {
     const check = shouldCheckMetadata(run);
     if (check) await this.freshCatalog();
     const before = this.catalog;
+    await this.triggers.sync(this.metadata);
     const result = await runSql(this.ctx.client, run.sql, false);
+    this.triggers.markStale();
     if (!check) {
       // The original neither re-reads the catalog nor rebuilds here; later writes in this request will.
       this.events.push(...decideRunSql(run, before, before, this.metadata));
@@ -193,6 +204,10 @@ class Run {
     await this.apply(decideRunSql(run, before, this.catalog, this.metadata), { mode: 'sql' }, 'all');
     return result;
   }
+
+  // Note [Capture in step]
+  // A bulk can create a trigger and then change rows (v1 DML, run_sql) in the same transaction: those changes
+  // must be captured, so the Postgres triggers are reconciled before any data-changing step, not only at the end.
 
   // Note [Catalog freshness]
   // Decisions need the catalog as this transaction sees it (a bulk may have created the table it tracks), so

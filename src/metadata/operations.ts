@@ -17,7 +17,8 @@ import { decideComputedField } from '../../events/decide/computed-fields.js';
 import { decidePermission } from '../../events/decide/permissions.js';
 import { decideCollection } from '../../events/decide/collections.js';
 import { decideAction } from '../../events/decide/actions.js';
-import { decideEventTrigger } from '../../events/decide/event-triggers.js';
+import { decideEventTrigger, parseInvokeArgs, parseRedeliverArgs } from '../../events/decide/event-triggers.js';
+import { invokeEventTrigger, redeliverEvent } from '../triggers/ops.js';
 import { decideRemoteSchema } from '../../events/decide/remote-schemas.js';
 import { decideMetadata, type MetadataCommand } from '../../events/decide/metadata.js';
 import type { Event, PermKind } from '../../events/types.js';
@@ -60,8 +61,15 @@ export interface ReadContext {
   client: pg.ClientBase;
 }
 
+/** What an event-log operation runs with (invoke_event_trigger, redeliver_event act on event_log, not metadata). */
+export interface EventLogContext extends ReadContext {
+  role: string;
+  session?: { role: string; variables: Record<string, string> };
+}
+
 export type Operation =
   | { kind: 'command'; caller: 'admin'; access: 'write'; versions: Versions<Decision> }
+  | { kind: 'event_log'; caller: 'admin'; access: 'write'; versions: Versions<unknown>; run: (ctx: EventLogContext, args: unknown) => Promise<unknown> }
   | { kind: 'read'; caller: 'admin'; access: 'either'; versions: Versions<unknown>; answer: (ctx: ReadContext, args: unknown) => unknown }
   | { kind: 'data'; caller: 'any'; access: 'either' | 'write'; versions: Versions<unknown>; run: (dml: Dml, args: unknown) => Promise<unknown> }
   | { kind: 'run_sql'; caller: 'admin'; access: (raw: unknown) => Access; versions: Versions<RunSqlArgs> }
@@ -258,8 +266,8 @@ export const OPERATIONS: Readonly<Record<string, Operation>> = {
     io: async (c, env) => checkEventTriggerEnv(c.table, c.trigger, env),
   }),
   delete_event_trigger: command({ versions: { 1: P.deleteEventTrigger }, decide: decideEventTrigger }),
-  redeliver_event: command({ versions: { 1: P.redeliverEvent }, decide: decideEventTrigger }),
-  invoke_event_trigger: command({ versions: { 1: P.invokeEventTrigger }, decide: decideEventTrigger }),
+  redeliver_event: { kind: 'event_log', caller: 'admin', access: 'write', versions: { 1: parseRedeliverArgs }, run: (ctx, a) => redeliverEvent(ctx, a as { event_id: string }) },
+  invoke_event_trigger: { kind: 'event_log', caller: 'admin', access: 'write', versions: { 1: parseInvokeArgs }, run: (ctx, a) => invokeEventTrigger(ctx, a as { name: string; payload: unknown }) },
 
   // Remote schemas
   add_remote_schema: command({

@@ -5,7 +5,7 @@ import { blogCatalog, given, run, type Query } from './fixtures.js';
 import { fold } from '../../projections/replay.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { exportMetadata } from '../../projections/export.js';
-import { eventTriggerEnvError, type EventTriggerConf } from '../../events/decide/event-triggers.js';
+import { eventTriggerEnvError, manualTrigger, parseInvokeArgs, parseRedeliverArgs, type EventTriggerConf } from '../../events/decide/event-triggers.js';
 
 const cat = blogCatalog();
 const trackAuthor: Query = { type: 'track_table', args: 'author' };
@@ -69,14 +69,19 @@ test('delete_event_trigger: removes it; an unknown name is a no-op success', (t)
   t.deepEqual(m.tables['public.author'].event_triggers, []);
 });
 
-test('redeliver_event and invoke_event_trigger answer with the original errors', (t) => {
-  given(cat).when({ type: 'redeliver_event', args: { event_id: '5f6e3c4e-0000-0000-0000-000000000000' } }).throws(t, { code: 'not-exists', message: 'event not found' });
-  given(cat).when({ type: 'redeliver_event', args: {} }).throws(t, { code: 'parse-failed', message: 'key "event_id" not found' });
-  given(cat).when({ type: 'invoke_event_trigger', args: { name: 'x', payload: {} } }).throws(t, { code: 'not-exists', message: 'event trigger "x" does not exist' });
-  given(cat, trackAuthor, trigger())
-    .when({ type: 'invoke_event_trigger', args: { name: 't1', payload: {} } })
-    .throws(t, { code: 'not-supported', message: 'manual mode is not enabled for event trigger' });
-  given(cat).when({ type: 'invoke_event_trigger', args: { name: 't1' } }).throws(t, { code: 'parse-failed', message: 'key "payload" not found' });
+// redeliver_event / invoke_event_trigger act on event_log (src/triggers/ops.ts, tested on Postgres in
+// test/triggers/); their args and the manual-mode check are pure.
+test('redeliver_event and invoke_event_trigger: args and the manual-mode check answer with the original errors', (t) => {
+  const err = (f: () => unknown) => t.throws(f) as unknown as { code: string; message: string };
+  t.like(err(() => parseRedeliverArgs({})), { code: 'parse-failed', message: 'key "event_id" not found' });
+  t.deepEqual(parseRedeliverArgs({ event_id: 'x' }), { event_id: 'x' });
+  t.like(err(() => parseInvokeArgs({ name: 't1' })), { code: 'parse-failed', message: 'key "payload" not found' });
+  t.deepEqual(parseInvokeArgs({ name: 't1', payload: { a: 1 } }), { name: 't1', payload: { a: 1 } });
+  t.like(err(() => manualTrigger(emptyMetadata(), 'x')), { code: 'not-exists', message: 'event trigger "x" does not exist' });
+  const m = fold(emptyMetadata(), run(cat, [trackAuthor, trigger()]));
+  t.like(err(() => manualTrigger(m, 't1')), { code: 'not-supported', message: 'manual mode is not enabled for event trigger' });
+  const manual = fold(emptyMetadata(), run(cat, [trackAuthor, trigger({ enable_manual: true })]));
+  t.like(manualTrigger(manual, 't1'), { table: { schema: 'public', name: 'author' }, trigger: { name: 't1' } });
 });
 
 test('untracking the table drops its triggers; clear_metadata too', (t) => {

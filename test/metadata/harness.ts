@@ -7,6 +7,7 @@ import { buildState, type EngineState } from '../../src/cache/state.js';
 import { runMetadataQuery } from '../../src/metadata/execute.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import type { Event } from '../../events/types.js';
+import { ensureCatalogSchema } from '../../events/log.js';
 
 export interface Outcome {
   status: number;
@@ -24,6 +25,8 @@ export class Harness {
   static async connect(url: string): Promise<Harness> {
     const client = new pg.Client({ connectionString: url });
     await client.connect();
+    // engine_catalog holds the event-trigger tables that metadata writes keep in step (src/triggers/reconcile.ts).
+    await ensureCatalogSchema(client);
     const h = new Harness(client);
     h.state = buildState(0, emptyMetadata(), await introspectCatalog(client));
     return h;

@@ -12,6 +12,7 @@ import { permissionToIR } from '../../graphql/request/permission.js';
 import { isStringifiedType } from '../../graphql/schema/scalars.js';
 import { mapExecutionError } from '../../execute/pg-errors.js';
 import type { EngineState } from '../../cache/state.js';
+import { systemTable } from '../../triggers/system-tables.js';
 
 export const ADMIN = 'admin';
 
@@ -63,7 +64,8 @@ export class Dml {
 
   /** The tracked table, or not-exists at `$.args.table`. */
   table(name: QualifiedName, path: PathSegment[] = ['table']): TableInfo {
-    const t = this.cache.tables[qualifiedKey(name)];
+    // The admin also reads the event-trigger tables of engine_catalog, as users of the original read hdb_catalog's.
+    const t = this.cache.tables[qualifiedKey(name)] ?? (this.admin ? systemTable(name) : undefined);
     if (!t) throw dmlError('not-exists', `table ${q(displayName(name))} does not exist`, ...path);
     return t;
   }

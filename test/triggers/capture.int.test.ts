@@ -1,0 +1,181 @@
+// Capture on real Postgres: the event row is written by a Postgres trigger in the changing transaction (payload
+// per op, update column filter, payload subsets, session variables, rollback), and the triggers follow the
+// metadata (replace, delete, untrack, clear, run_sql renames). Delivery is off here (no webhook listens).
+import test from 'ava';
+import pg from 'pg';
+import { createTestDatabase } from '../helpers/db.js';
+import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+
+let e: TestEngine;
+let db: pg.Client;
+
+test.before(async () => {
+  const database = await createTestDatabase('h11');
+  // Delivery is pointed at a closed port and polls rarely: these tests read event_log only.
+  e = await startTestEngine({ database, eventsFetchInterval: 600_000 });
+  db = new pg.Client({ connectionString: database.url });
+  await db.connect();
+});
+test.after.always(async () => {
+  await db?.end();
+  await e?.close();
+  await e?.db.drop();
+});
+
+const ok = async (body: unknown, headers?: Record<string, string>) => {
+  const r = await e.query(body, headers);
+  if (r.status !== 200) throw new Error(`${JSON.stringify(body).slice(0, 200)} -> ${r.status} ${r.text}`);
+  return r.body;
+};
+
+const HOOK = 'http://127.0.0.1:9/hook';
+
+async function table(name: string, trigger: Record<string, unknown>): Promise<void> {
+  await ok({
+    type: 'bulk',
+    args: [
+      { type: 'run_sql', args: { sql: `CREATE TABLE ${name} (id int PRIMARY KEY, a text, b int, j json)` } },
+      { type: 'track_table', args: name },
+      { type: 'create_event_trigger', args: { name: `${name}_t`, table: name, webhook: HOOK, ...trigger } },
+    ],
+  });
+}
+
+interface Row {
+  op: string;
+  data: { old: unknown; new: unknown };
+  session_variables: unknown;
+}
+
+async function events(trigger: string): Promise<Row[]> {
+  const r = await db.query<{ payload: Row }>('SELECT payload FROM engine_catalog.event_log WHERE trigger_name = $1 ORDER BY created_at', [trigger]);
+  return r.rows.map((x) => x.payload);
+}
+
+test.serial('each op writes its event: INSERT new, UPDATE old+new, DELETE old; plain SQL has null session variables', async (t) => {
+  await table('ops', { insert: { columns: '*' }, update: { columns: '*' }, delete: { columns: '*' } });
+  await db.query(`INSERT INTO ops VALUES (1, 'x', 2, '{"k": 1}')`);
+  await db.query(`UPDATE ops SET a = 'y' WHERE id = 1`);
+  await db.query(`UPDATE ops SET a = 'y' WHERE id = 1`); // no change: no event
+  await db.query(`DELETE FROM ops WHERE id = 1`);
+  const row1 = { id: 1, a: 'x', b: 2, j: { k: 1 } };
+  const row2 = { ...row1, a: 'y' };
+  t.deepEqual(await events('ops_t'), [
+    { op: 'INSERT', data: { old: null, new: row1 }, session_variables: null },
+    { op: 'UPDATE', data: { old: row1, new: row2 }, session_variables: null },
+    { op: 'DELETE', data: { old: row2, new: null }, session_variables: null },
+  ]);
+  const full = await db.query('SELECT schema_name, table_name, delivered, error, tries, archived, locked FROM engine_catalog.event_log WHERE trigger_name = $1', ['ops_t']);
+  t.deepEqual(full.rows[0], { schema_name: 'public', table_name: 'ops', delivered: false, error: false, tries: 0, archived: false, locked: null });
+});
+
+test.serial('update columns filter; payload subsets per op; a json column does not break the comparison', async (t) => {
+  await table('cols', { insert: { columns: '*', payload: ['id'] }, update: { columns: ['b', 'j'], payload: ['id', 'b'] }, delete: { columns: '*', payload: ['a'] } });
+  await db.query(`INSERT INTO cols VALUES (1, 'x', 2, '{}')`);
+  await db.query(`UPDATE cols SET a = 'changed' WHERE id = 1`); // a is not listened to
+  await db.query(`UPDATE cols SET b = 3 WHERE id = 1`);
+  await db.query(`UPDATE cols SET j = '{ }' WHERE id = 1`); // json text differs: a change
+  await db.query(`UPDATE cols SET b = NULL WHERE id = 1`);
+  await db.query(`DELETE FROM cols`);
+  t.deepEqual(await events('cols_t'), [
+    { op: 'INSERT', data: { old: null, new: { id: 1 } }, session_variables: null },
+    { op: 'UPDATE', data: { old: { id: 1, b: 2 }, new: { id: 1, b: 3 } }, session_variables: null },
+    { op: 'UPDATE', data: { old: { id: 1, b: 3 }, new: { id: 1, b: 3 } }, session_variables: null },
+    { op: 'UPDATE', data: { old: { id: 1, b: 3 }, new: { id: 1, b: null } }, session_variables: null },
+    { op: 'DELETE', data: { old: { a: 'changed' }, new: null }, session_variables: null },
+  ]);
+});
+
+test.serial('session variables of a GraphQL mutation and of v1 DML; rolled-back changes leave no event', async (t) => {
+  await table('sess', { insert: { columns: '*' }, update: { columns: '*' } });
+  const g = await e.graphql({ query: 'mutation { insert_sess(objects: [{id: 1, a: "g"}]) { affected_rows } }' }, { 'x-engine-role': 'admin', 'x-engine-user-id': '42' });
+  t.is(g.status, 200, g.text);
+  t.deepEqual(g.body, { data: { insert_sess: { affected_rows: 1 } } });
+  // Two root fields: one transaction, the session set once for both.
+  const g2 = await e.graphql({ query: 'mutation { a: update_sess(where: {id: {_eq: 1}}, _set: {b: 5}) { affected_rows } b: insert_sess_one(object: {id: 2}) { id } }' }, { 'x-engine-user-id': '7' });
+  t.is(g2.status, 200, g2.text);
+  await ok({ type: 'insert', args: { table: 'sess', objects: [{ id: 3 }] } }, { 'x-engine-role': 'admin', 'x-engine-random': 'r', 'X-Other': 'no' });
+  // A failing mutation (duplicate key) and a failing bulk roll back their events.
+  const dup = await e.graphql({ query: 'mutation { insert_sess(objects: [{id: 10}, {id: 1}]) { affected_rows } }' });
+  t.truthy((dup.body as { errors?: unknown }).errors);
+  const bulk = await e.query({ type: 'bulk', args: [{ type: 'insert', args: { table: 'sess', objects: [{ id: 11 }] } }, { type: 'run_sql', args: { sql: 'SELECT 1/0' } }] });
+  t.is(bulk.status, 400);
+  await db.query('BEGIN');
+  await db.query('INSERT INTO sess (id) VALUES (12)');
+  await db.query('ROLLBACK');
+  const got = await events('sess_t');
+  t.deepEqual(got.map((x) => [x.op, (x.data.new as { id: number }).id, x.session_variables]), [
+    ['INSERT', 1, { 'x-engine-role': 'admin', 'x-engine-user-id': '42' }],
+    ['UPDATE', 1, { 'x-engine-role': 'admin', 'x-engine-user-id': '7' }],
+    ['INSERT', 2, { 'x-engine-role': 'admin', 'x-engine-user-id': '7' }],
+    ['INSERT', 3, { 'x-engine-role': 'admin', 'x-engine-random': 'r' }],
+  ]);
+});
+
+test.serial('a bulk that creates a trigger captures its own later inserts; clear_metadata archives them', async (t) => {
+  await ok({ type: 'run_sql', args: { sql: 'CREATE TABLE inbulk (id int PRIMARY KEY)' } });
+  await ok({
+    type: 'bulk',
+    args: [
+      { type: 'track_table', args: 'inbulk' },
+      { type: 'create_event_trigger', args: { name: 'inbulk_t', table: 'inbulk', webhook: HOOK, insert: { columns: '*' } } },
+      { type: 'insert', args: { table: 'inbulk', objects: [{ id: 1 }] } },
+      { type: 'run_sql', args: { sql: 'INSERT INTO inbulk VALUES (2)' } },
+    ],
+  });
+  t.deepEqual((await events('inbulk_t')).map((x) => (x.data.new as { id: number }).id), [1, 2]);
+  // The v1 select reads engine_catalog.event_log, as users of the original read hdb_catalog's.
+  const sel = await ok({ type: 'select', args: { table: { schema: 'engine_catalog', name: 'event_log' }, columns: ['trigger_name', 'archived'], where: { trigger_name: 'inbulk_t' }, order_by: ['-created_at'], limit: 1 } });
+  t.deepEqual(sel, [{ trigger_name: 'inbulk_t', archived: false }]);
+  const conf = await ok({ type: 'select', args: { table: { schema: 'engine_catalog', name: 'event_triggers' }, columns: ['name', 'schema_name', 'table_name', 'configuration'], where: { name: 'inbulk_t' } } });
+  t.like((conf as Array<{ configuration: { webhook: string } }>)[0], { name: 'inbulk_t', schema_name: 'public', table_name: 'inbulk', configuration: { webhook: HOOK } });
+  // Other roles cannot read them.
+  const denied = await e.query({ type: 'select', args: { table: { schema: 'engine_catalog', name: 'event_log' }, columns: ['id'] } }, { 'x-engine-role': 'user' });
+  t.is(denied.status, 400);
+});
+
+test.serial('replace changes the filter; delete and untrack remove the Postgres triggers and archive the events', async (t) => {
+  await table('life', { insert: { columns: '*' } });
+  await db.query('INSERT INTO life (id) VALUES (1)');
+  await ok({ type: 'create_event_trigger', args: { name: 'life_t', table: 'life', webhook: HOOK, update: { columns: ['b'] }, replace: true } });
+  await db.query('INSERT INTO life (id) VALUES (2)'); // no insert spec any more
+  await db.query("UPDATE life SET a = 'x'"); // not b
+  await db.query('UPDATE life SET b = 1 WHERE id = 2');
+  t.deepEqual((await events('life_t')).map((x) => x.op), ['INSERT', 'UPDATE']);
+  const pgTriggers = async () => (await db.query(`SELECT tgname FROM pg_trigger WHERE tgrelid = 'public.life'::regclass AND NOT tgisinternal ORDER BY 1`)).rows.map((r) => r.tgname);
+  t.deepEqual(await pgTriggers(), ['notify_engine_life_t_UPDATE']);
+  await ok({ type: 'delete_event_trigger', args: { name: 'life_t' } });
+  t.deepEqual(await pgTriggers(), []);
+  await db.query('UPDATE life SET b = 2');
+  const arch = await db.query('SELECT archived FROM engine_catalog.event_log WHERE trigger_name = $1', ['life_t']);
+  t.deepEqual(arch.rows.map((r) => r.archived), [true, true]);
+  const fns = await db.query(`SELECT count(*)::int AS n FROM pg_proc WHERE proname LIKE 'notify_engine_life_t%'`);
+  t.is(fns.rows[0].n, 0);
+  // untrack: the table's triggers go with it
+  await ok({ type: 'create_event_trigger', args: { name: 'life_t2', table: 'life', webhook: HOOK, delete: { columns: '*' } } });
+  t.deepEqual(await pgTriggers(), ['notify_engine_life_t2_DELETE']);
+  await ok({ type: 'untrack_table', args: { table: 'life' } });
+  t.deepEqual(await pgTriggers(), []);
+});
+
+test.serial('run_sql renames of a column and a table keep capture working; dropping a listened column is a dependency error', async (t) => {
+  await table('ren', { update: { columns: ['b'], payload: ['id', 'b'] } });
+  const drop = await e.query({ type: 'run_sql', args: { sql: 'ALTER TABLE ren DROP COLUMN b' } });
+  t.is(drop.status, 400);
+  t.is((drop.body as { code: string }).code, 'dependency-error');
+  await ok({ type: 'run_sql', args: { sql: 'ALTER TABLE ren RENAME COLUMN b TO bb' } });
+  await ok({ type: 'run_sql', args: { sql: 'ALTER TABLE ren RENAME TO ren2' } });
+  await db.query('INSERT INTO ren2 (id, bb) VALUES (1, 1)');
+  await db.query('UPDATE ren2 SET bb = 2');
+  await db.query("UPDATE ren2 SET a = 'no'");
+  const got = await db.query<{ table_name: string; payload: Row }>('SELECT table_name, payload FROM engine_catalog.event_log WHERE trigger_name = $1', ['ren_t']);
+  t.deepEqual(got.rows, [{ table_name: 'ren2', payload: { op: 'UPDATE', data: { old: { id: 1, bb: 1 }, new: { id: 1, bb: 2 } }, session_variables: null } }]);
+});
+
+test.serial('a table dropped and re-created by run_sql gets its trigger back', async (t) => {
+  await table('again', { insert: { columns: '*' } });
+  // Without the consistency check the metadata keeps the table and its trigger; Postgres lost the trigger.
+  await ok({ type: 'run_sql', args: { sql: 'DROP TABLE again; CREATE TABLE again (id int PRIMARY KEY, a text, b int, j json)', check_metadata_consistency: false } });
+  await db.query('INSERT INTO again (id) VALUES (1)');
+  t.is((await events('again_t')).length, 1);
+});
