@@ -12,6 +12,7 @@ import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
 import { reconcileOnStart } from './triggers/reconcile.js';
+import { EventWorker } from './triggers/worker.js';
 import { MetadataSync } from './sync/listener.js';
 import { projector } from './sync/projector.js';
 import { StateStore } from './sync/store.js';
@@ -100,8 +101,11 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+  let worker: EventWorker | null = null;
   const closeAll = async (): Promise<void> => {
     shuttingDown = true;
+    // Deliveries in flight finish (or are released) while the database is still there.
+    await worker?.stop();
     await rt.sync?.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
@@ -112,6 +116,20 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
 
   try {
     await loadWithRetry(rt, databaseUrl, options.startTimeoutMs ?? 30_000);
+  } catch (e) {
+    await closeAll();
+    throw e;
+  }
+  worker = new EventWorker({
+    pool,
+    connectionString: databaseUrl,
+    metadata: () => store.get().metadata,
+    poolSize: config.eventsHttpPoolSize,
+    fetchIntervalMs: config.eventsFetchInterval,
+    userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
+  });
+  try {
+    await worker.start();
   } catch (e) {
     await closeAll();
     throw e;

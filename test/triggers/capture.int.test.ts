@@ -11,7 +11,7 @@ let db: pg.Client;
 
 test.before(async () => {
   const database = await createTestDatabase('h11');
-  // Delivery is pointed at a closed port and polls rarely: these tests read event_log only.
+  // Webhooks point at a closed port: these tests read what was captured in event_log.
   e = await startTestEngine({ database, eventsFetchInterval: 600_000 });
   db = new pg.Client({ connectionString: database.url });
   await db.connect();
@@ -65,8 +65,9 @@ test.serial('each op writes its event: INSERT new, UPDATE old+new, DELETE old; p
     { op: 'UPDATE', data: { old: row1, new: row2 }, session_variables: null },
     { op: 'DELETE', data: { old: row2, new: null }, session_variables: null },
   ]);
-  const full = await db.query('SELECT schema_name, table_name, delivered, error, tries, archived, locked FROM engine_catalog.event_log WHERE trigger_name = $1', ['ops_t']);
-  t.deepEqual(full.rows[0], { schema_name: 'public', table_name: 'ops', delivered: false, error: false, tries: 0, archived: false, locked: null });
+  // (Delivery to the closed port fails meanwhile: the delivery flags are tested in delivery.int.test.ts.)
+  const full = await db.query('SELECT schema_name, table_name, delivered, archived FROM engine_catalog.event_log WHERE trigger_name = $1', ['ops_t']);
+  t.deepEqual(full.rows, [0, 1, 2].map(() => ({ schema_name: 'public', table_name: 'ops', delivered: false, archived: false })));
 });
 
 test.serial('update columns filter; payload subsets per op; a json column does not break the comparison', async (t) => {

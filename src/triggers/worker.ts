@@ -1,0 +1,261 @@
+// The delivery worker every instance runs: claims due events (FOR UPDATE SKIP LOCKED, a lease in `locked`),
+// POSTs them with at most --events-http-pool-size in flight, records each attempt and its outcome, and on
+// shutdown finishes or releases what it holds. At least once: an event is only left once its outcome is stored.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { log } from '../core/log.js';
+import type { Metadata } from '../../projections/metadata.js';
+import { eventTriggers } from '../../events/decide/event-triggers.js';
+import { EVENTS_CHANNEL } from './capture.js';
+import { makeAgents, postJson, type Agents } from './http.js';
+import {
+  configuredHeaders, decide, invocationRequest, invocationResponse, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
+  type ClaimedEvent, type Env, type Outcome, type TriggerIndex,
+} from './payload.js';
+import { BEACON_PREFIX, claimEvents, heartbeat, releaseEvents, storeResults, type AttemptResult } from './store.js';
+
+export interface WorkerOptions {
+  pool: pg.Pool;
+  connectionString: string;
+  metadata: () => Metadata;
+  poolSize: number;
+  fetchIntervalMs: number;
+  /** A claim older than this is taken over (the owner is refreshed every third of it while delivering). */
+  leaseMs?: number;
+  /** How long shutdown waits for in-flight deliveries before aborting and releasing them. */
+  graceMs?: number;
+  userAgent: string;
+  env?: Env;
+}
+
+// Note [Event lease]
+// A claim is `locked = now(), locked_by = <worker id>`. It is taken over when it is older than the lease (the
+// worker refreshes its claims while it delivers), or at once when no connection named after the worker exists
+// any more (`engine-events-<id>` in pg_stat_activity: the worker's LISTEN connection, which lives as long as
+// the process does). So a SIGKILLed instance's events are redelivered by the others or by its successor
+// without waiting, and two live instances never deliver the same event in normal operation.
+
+export class EventWorker {
+  readonly id = randomBytes(8).toString('hex');
+  private beacon: pg.Client | null = null;
+  private stopping = false;
+  private stopped: Promise<void> | null = null;
+  private loopDone: Promise<void> | null = null;
+  private wakeUp: (() => void) | null = null;
+  private wakePending = false;
+  private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
+  private readonly pending: AttemptResult[] = [];
+  private flushing: Promise<void> | null = null;
+  private readonly agents: Agents;
+  private readonly leaseMs: number;
+  private heartbeatTimer: NodeJS.Timeout | null = null;
+  private retryTimers = new Set<NodeJS.Timeout>();
+  private indexFor: { metadata: Metadata; index: TriggerIndex } | null = null;
+
+  constructor(private readonly o: WorkerOptions) {
+    this.agents = makeAgents(o.poolSize);
+    this.leaseMs = o.leaseMs ?? 60_000;
+  }
+
+  async start(): Promise<void> {
+    await this.connectBeacon();
+    this.heartbeatTimer = setInterval(() => void this.refresh(), Math.max(1000, this.leaseMs / 3));
+    this.heartbeatTimer.unref();
+    this.loopDone = this.loop();
+  }
+
+  /** Stops claiming, lets in-flight deliveries finish (up to the grace period), stores their outcomes, releases the rest. */
+  stop(): Promise<void> {
+    return (this.stopped ??= this.shutdown());
+  }
+
+  private async shutdown(): Promise<void> {
+    this.stopping = true;
+    this.wake();
+    await this.loopDone;
+    const grace = this.o.graceMs ?? 5000;
+    const all = Promise.all([...this.inFlight.values()].map((x) => x.done));
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([all, new Promise<void>((r) => (timer = setTimeout(r, grace)))]);
+    clearTimeout(timer);
+    for (const x of this.inFlight.values()) x.abort.abort();
+    await all;
+    await this.flush();
+    if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
+    for (const t of this.retryTimers) clearTimeout(t);
+    this.agents.http.destroy();
+    this.agents.https.destroy();
+    await this.beacon?.end().catch(() => undefined);
+    this.beacon = null;
+  }
+
+  private wake(): void {
+    this.wakePending = true;
+    this.wakeUp?.();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    if (this.wakePending) {
+      this.wakePending = false;
+      return Promise.resolve();
+    }
+    return new Promise((resolve) => {
+      const t = setTimeout(done, ms);
+      function done() {
+        clearTimeout(t);
+        resolve();
+      }
+      this.wakeUp = () => {
+        this.wakeUp = null;
+        this.wakePending = false;
+        done();
+      };
+    });
+  }
+
+  private async connectBeacon(): Promise<void> {
+    const c = new pg.Client({ connectionString: this.o.connectionString, application_name: `${BEACON_PREFIX}${this.id}` });
+    c.on('error', (e) => {
+      if (this.beacon !== c) return;
+      log.warn('events-listen', { message: 'event notification connection lost, reconnecting', error: e });
+      this.beacon = null;
+      void c.end().catch(() => undefined);
+      void this.reconnect();
+    });
+    c.on('notification', () => this.wake());
+    await c.connect();
+    await c.query(`LISTEN ${EVENTS_CHANNEL}`);
+    this.beacon = c;
+  }
+
+  private async reconnect(): Promise<void> {
+    for (let attempt = 1; !this.stopping; attempt++) {
+      await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
+      try {
+        await this.connectBeacon();
+        this.wake();
+        return;
+      } catch (e) {
+        log.debug('events-listen', { message: 'reconnect failed', error: e });
+      }
+    }
+  }
+
+  private triggers(): TriggerIndex {
+    const metadata = this.o.metadata();
+    if (this.indexFor?.metadata !== metadata) {
+      const index: TriggerIndex = new Map(eventTriggers(metadata).map(({ table, trigger }) => [trigger.name, { table, conf: trigger }]));
+      this.indexFor = { metadata, index };
+    }
+    return this.indexFor.index;
+  }
+
+  private async loop(): Promise<void> {
+    while (!this.stopping) {
+      const free = this.o.poolSize - this.inFlight.size;
+      let claimed = 0;
+      const index = this.triggers();
+      // Without the beacon connection other instances would take our claims over: claim nothing meanwhile.
+      if (free > 0 && index.size > 0 && this.beacon) {
+        try {
+          const events = await claimEvents(this.o.pool, { worker: this.id, limit: Math.min(free, 100), triggers: [...index.keys()], leaseMs: this.leaseMs });
+          claimed = events.length;
+          for (const e of events) this.deliver(e, index);
+        } catch (e) {
+          log.warn('events-fetch', { message: 'cannot fetch events', error: e });
+        }
+      }
+      if (this.stopping) break;
+      // A full batch means more may be waiting: fetch again as soon as there is room.
+      if (claimed > 0 && claimed === Math.min(free, 100) && this.inFlight.size < this.o.poolSize) continue;
+      await this.sleep(this.o.fetchIntervalMs);
+    }
+  }
+
+  private deliver(e: ClaimedEvent, index: TriggerIndex): void {
+    const abort = new AbortController();
+    const done = this.attempt(e, index, abort.signal).then(
+      () => undefined,
+      (err) => log.error('events-deliver', { message: 'delivery failed unexpectedly', event_id: e.id, error: err }),
+    ).finally(() => {
+      this.inFlight.delete(e.id);
+      // A free slot: the loop may claim again.
+      this.wake();
+    });
+    this.inFlight.set(e.id, { abort, done });
+  }
+
+  private async attempt(e: ClaimedEvent, index: TriggerIndex, signal: AbortSignal): Promise<void> {
+    const t = index.get(e.trigger_name)!;
+    const body = webhookBody(e, t.conf);
+    let headers: Array<{ name: string; value: string }> = [];
+    let outcome: Outcome;
+    try {
+      headers = [{ name: 'User-Agent', value: this.o.userAgent }, ...configuredHeaders(t.conf, this.o.env ?? process.env)];
+      const url = webhookUrl(t.conf, this.o.env ?? process.env);
+      outcome = await postJson(url, JSON.stringify(body), headers, timeoutMs(t.conf), this.agents, signal);
+    } catch (err) {
+      outcome = { kind: 'client_error', message: (err as Error).message };
+    }
+    if (signal.aborted) {
+      // Shutdown cut it short: not an attempt; the event is released for redelivery.
+      await releaseEvents(this.o.pool, this.id, [e.id]).catch((err) => log.warn('events-release', { event_id: e.id, error: err }));
+      return;
+    }
+    const d = decide(outcome, e.tries, t.conf.retry_conf);
+    if (d.kind === 'retry') this.wakeAt(d.delaySec * 1000);
+    if (d.kind !== 'delivered') log.debug('events-deliver', { event_id: e.id, trigger: e.trigger_name, status: outcomeStatus(outcome), decision: d.kind });
+    this.pending.push({
+      id: e.id,
+      status: outcomeStatus(outcome),
+      request: invocationRequest(body, headers),
+      response: invocationResponse(outcome),
+      delivered: d.kind === 'delivered',
+      error: d.kind === 'error',
+      retry_in: d.kind === 'retry' ? d.delaySec : null,
+    });
+    await this.flush();
+  }
+
+  /** Stores pending outcomes; outcomes that arrive while a store runs go in the next one (natural batching). */
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0 || this.flushing) {
+      if (this.flushing) {
+        await this.flushing;
+        continue;
+      }
+      const batch = this.pending.splice(0, this.pending.length);
+      this.flushing = this.storeWithRetry(batch).finally(() => (this.flushing = null));
+      await this.flushing;
+    }
+  }
+
+  private async storeWithRetry(batch: AttemptResult[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await storeResults(this.o.pool, batch);
+        return;
+      } catch (err) {
+        // The events stay claimed meanwhile; if this instance dies they are delivered again (at least once).
+        log.warn('events-store', { message: 'cannot store delivery outcomes, retrying', attempt, error: err });
+        if (attempt >= 20) return;
+        await new Promise((r) => setTimeout(r, Math.min(100 * attempt, 2000)));
+      }
+    }
+  }
+
+  private wakeAt(ms: number): void {
+    const t = setTimeout(() => {
+      this.retryTimers.delete(t);
+      this.wake();
+    }, ms + 20);
+    t.unref();
+    this.retryTimers.add(t);
+  }
+
+  private async refresh(): Promise<void> {
+    const ids = [...this.inFlight.keys()];
+    if (ids.length === 0) return;
+    await heartbeat(this.o.pool, this.id, ids).catch((err) => log.warn('events-heartbeat', { error: err }));
+  }
+}
