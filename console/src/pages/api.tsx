@@ -61,7 +61,7 @@ export function ApiPage() {
           </div>
         ))}
         <button onClick={() => update([...rows, { key: 'x-engine-', value: '', on: false }])}>Add header</button>
-        <p className="hint">Untick the admin secret and set <code>x-engine-role</code> (and session variables such as <code>x-engine-user-id</code>) to run as a role. Without an admin secret configured, the role header alone is enough.</p>
+        <p className="hint">Set <code>x-engine-role</code> and session variables such as <code>x-engine-user-id</code> to run as a role: the admin secret, sent along, lets the admin act as any role. Untick it to see what a request without credentials gets.</p>
       </section>
       <div className="graphiql-wrap">
         <GraphiQL key={JSON.stringify(headers)} fetcher={fetcher} shouldPersistHeaders={false} defaultQuery={'# Write a query, e.g.\n# { author { id name } }\n'} />

@@ -1,0 +1,51 @@
+// A real Chromium for the console's browser tests: Debian's `chromium` (or CHROMIUM_PATH) driven by playwright-core,
+// which downloads nothing. Every console message, page error, failed request and HTTP error status is recorded so
+// tests can assert the page had none beyond the ones they caused on purpose.
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);
+
+export interface BrowserSession {
+  page: Page;
+  /** console errors/warnings and uncaught page errors, as text */
+  consoleProblems: string[];
+  /** requests that failed at the network level */
+  failedRequests: string[];
+  /** responses with status >= 400, as "STATUS METHOD PATH" */
+  errorResponses: string[];
+  close(): Promise<void>;
+}
+
+export async function openBrowser(): Promise<BrowserSession> {
+  const profile = mkdtempSync(path.join(tmpdir(), 'engine-chromium-'));
+  const context: BrowserContext = await chromium.launchPersistentContext(profile, {
+    executablePath: CHROMIUM,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  const page = context.pages()[0] ?? (await context.newPage());
+  const s: BrowserSession = {
+    page,
+    consoleProblems: [],
+    failedRequests: [],
+    errorResponses: [],
+    async close() {
+      await context.close();
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+  page.on('console', (m) => {
+    if (m.type() === 'error' || m.type() === 'warning') s.consoleProblems.push(`${m.type()}: ${m.text()}`);
+  });
+  page.on('pageerror', (e) => s.consoleProblems.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => s.failedRequests.push(`${r.method()} ${r.url()} ${r.failure()?.errorText ?? ''}`));
+  page.on('response', (r) => {
+    if (r.status() >= 400) s.errorResponses.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
+  });
+  return s;
+}
