@@ -2,7 +2,7 @@
 // Run by `npm run build:console`, at install (prepare) and before `npm start`; the engine serves the result at
 // /console. Everything is bundled (no CDN), so the console works offline.
 import { build } from 'esbuild';
-import { mkdir, readFile, writeFile, stat } from 'node:fs/promises';
+import { mkdir, readdir, readFile, writeFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -58,12 +58,15 @@ export async function buildConsole({ minify = true, quiet = false } = {}) {
 
 /** Whether the bundle exists and is newer than every source file (the tests rebuild only when needed). */
 export async function consoleBuilt() {
+  let built;
   try {
-    await stat(path.join(DIST, 'assets', 'app.js'));
-    return true;
+    built = (await stat(path.join(DIST, 'assets', 'app.js'))).mtimeMs;
   } catch {
     return false;
   }
+  const files = await readdir(path.join(here, 'src'), { recursive: true });
+  for (const f of files) if ((await stat(path.join(here, 'src', f))).mtimeMs > built) return false;
+  return true;
 }
 
 if (process.argv[1] && path.resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {

@@ -14,7 +14,11 @@ type Row = Record<string, unknown>;
 
 /** A text input's value as the column's GraphQL value. */
 export function toValue(type: string, text: string): unknown {
-  if (/^(smallint|integer|bigint|numeric|real|double precision)/.test(type)) return Number(text);
+  if (/^(smallint|integer|bigint|numeric|real|double precision)/.test(type)) {
+    const n = Number(text);
+    if (text.trim() === '' || Number.isNaN(n)) throw new Error(`"${text}" is not a number (${type})`);
+    return n;
+  }
   if (type === 'boolean') return text === 'true' || text === 't';
   if (type === 'json' || type === 'jsonb') return JSON.parse(text);
   return text;
@@ -72,7 +76,7 @@ function Rows({ entry, columns, pk }: { entry: TableEntry; columns: Column[]; pk
   const [data, setData] = useState<{ rows: Row[]; count: number } | null>(null);
   const [editing, setEditing] = useState<{ row: Row | null; values: Record<string, string> } | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
-  const [run, busy, error] = useAction();
+  const [run, busy, error, setError] = useAction();
 
   const load = () => run(async () => {
     const order = pk.length ? `order_by: {${pk.map((c) => `${colName(c)}: asc`).join(', ')}}` : '';
@@ -110,9 +114,13 @@ function Rows({ entry, columns, pk }: { entry: TableEntry; columns: Column[]; pk
   });
   const applyFilter = () => {
     if (!filter.col || (filter.value === '' && filter.op !== '_is_null')) return setWhere({});
-    const v = filter.op === '_is_null' ? filter.value !== 'false' : /like$/.test(filter.op) ? filter.value : toValue(typeOf(filter.col), filter.value);
-    setOffset(0);
-    setWhere({ [colName(filter.col)]: { [filter.op]: v } });
+    try {
+      const v = filter.op === '_is_null' ? filter.value !== 'false' : /like$/.test(filter.op) ? filter.value : toValue(typeOf(filter.col), filter.value);
+      setOffset(0);
+      setWhere({ [colName(filter.col)]: { [filter.op]: v } });
+    } catch (x) {
+      setError(x);
+    }
   };
   const startEdit = (row: Row | null) =>
     setEditing({ row, values: Object.fromEntries(columns.map((c) => [c.name, row ? (row[colName(c.name)] === null ? '' : String(show(row[colName(c.name)]))) : ''])) });
