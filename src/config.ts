@@ -36,6 +36,8 @@ export interface ServerConfig {
   adminInternalErrors: boolean;
   corsDomain: string;
   disableCors: boolean;
+  /** Read the websocket handshake's cookie (for the auth hook) even when CORS is disabled. */
+  wsReadCookie: boolean;
   pgConnections: number;
   queryPlanCacheSize: number;
   eventsFetchInterval: number;
@@ -117,6 +119,8 @@ export const SETTINGS: SettingDef[] = [
     help: 'Comma-separated origins allowed by CORS (* = all).' },
   { key: 'disableCors', flag: 'disable-cors', env: [E('DISABLE_CORS')], kind: 'bool', schema: z.boolean(), default: false,
     help: 'Send no CORS headers.' },
+  { key: 'wsReadCookie', flag: 'ws-read-cookie', env: [E('WS_READ_COOKIE')], kind: 'bool', schema: z.boolean(), default: false,
+    help: 'Read the websocket handshake cookie even with CORS disabled.' },
   { key: 'pgConnections', flag: 'connections', env: [E('PG_CONNECTIONS')], kind: 'int', schema: int(1, 10_000), default: 50,
     help: 'Maximum Postgres connections in the pool.' },
   { key: 'queryPlanCacheSize', flag: 'query-plan-cache-size', env: [E('QUERY_PLAN_CACHE_SIZE')], kind: 'int',

@@ -18,6 +18,8 @@ import { projector } from './sync/projector.js';
 import { StateStore } from './sync/store.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { createHandler } from './http/app.js';
+import { attachWebsocketTransport, type WebsocketTimings } from './http/websocket.js';
+import type { WebsocketTransport } from './subscriptions/server.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
 import { redactUrl, serverConfigurationDetail } from './startup-log.js';
@@ -31,6 +33,8 @@ export interface StartOptions {
   logLevel?: Level | 'silent';
   /** Give up loading metadata after this many ms (default 30 s); healthz reports the reason meanwhile. */
   startTimeoutMs?: number;
+  /** Websocket keep-alive timings (tests shorten them). */
+  websocket?: WebsocketTimings;
 }
 
 export interface RunningEngine {
@@ -42,6 +46,8 @@ export interface RunningEngine {
   runtime: Runtime;
   /** The HTTP server (websocket transports attach to its 'upgrade' event). */
   server: http.Server;
+  /** Websockets and live queries on that server. */
+  websockets: WebsocketTransport;
   close(): Promise<void>;
 }
 
@@ -93,6 +99,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
 
   const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;
+  const websockets = attachWebsocketTransport(server, rt, options.websocket);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host === '*' ? undefined : config.host, () => resolve());
@@ -107,6 +114,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     // Deliveries in flight finish (or are released) while the database is still there.
     await worker?.stop();
     await rt.sync?.close();
+    websockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
     await pool.end().catch(() => undefined);
@@ -148,6 +156,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     state: () => store.get(),
     runtime: rt,
     server,
+    websockets,
     close: () => (closing ??= closeAll()),
   };
 }

@@ -4,7 +4,7 @@ import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { ServerConfig } from '../config.js';
 import { prepareOperation } from '../graphql/prepare.js';
-import { executeGraphQL, type ActionReply, type GraphQLResult, type PrepareFn } from './run.js';
+import { executeGraphQL, type ActionReply, type ExecuteContext, type GraphQLResult, type PrepareFn } from './run.js';
 import { handleExplainRequest } from './explain.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
 import type { RequestHeaders } from '../auth/session.js';
@@ -30,6 +30,22 @@ const prepareAllowlisted: PrepareFn = (state, session, request, options) => {
 
 const showInternal = (session: Session, config: ServerConfig): boolean =>
   config.devMode || (session.role === 'admin' && config.adminInternalErrors);
+
+/** The executor's context for a GraphQL request over a websocket (its `reply` is dropped; no remote fields). */
+export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionReply = { setCookie: [] }): ExecuteContext {
+  return {
+    pool: ctx.pool,
+    state: ctx.state,
+    session: ctx.session,
+    stringifyNumeric: ctx.config.stringifyNumericTypes,
+    planCacheSize: ctx.config.queryPlanCacheSize,
+    showInternal: showInternal(ctx.session, ctx.config),
+    requestId: ctx.requestId,
+    prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
+    clientHeaders: ctx.clientHeaders ?? null,
+    reply,
+  };
+}
 
 /** One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an array). */
 export async function handleGraphQLRequest(

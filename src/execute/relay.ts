@@ -2,7 +2,7 @@
 // scope (the same query text means something else there).
 import { prepareOperation } from '../graphql/prepare.js';
 import type { GraphQLRequestContext } from './graphql.js';
-import { executeGraphQL, type GraphQLResult, type PrepareFn } from './run.js';
+import { executeGraphQL, type ExecuteContext, type GraphQLResult, type PrepareFn } from './run.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
 
 const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, { ...options, relay: true });
@@ -12,22 +12,24 @@ const prepareAllowlisted: PrepareFn = (state, session, request, options) => {
   return prepare(state, session, request, options);
 };
 
+/** The executor's context for a request on /v1beta1/relay (also the websocket transport's). */
+export function relayExecuteContext(ctx: GraphQLRequestContext): ExecuteContext {
+  return {
+    pool: ctx.pool,
+    state: ctx.state,
+    session: ctx.session,
+    stringifyNumeric: ctx.config.stringifyNumericTypes,
+    planCacheSize: ctx.config.queryPlanCacheSize,
+    showInternal: ctx.config.devMode || (ctx.session.role === 'admin' && ctx.config.adminInternalErrors),
+    requestId: ctx.requestId,
+    prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
+    planScope: 'relay',
+  };
+}
+
 /** One POST /v1beta1/relay body: always HTTP 200, like /v1/graphql. */
 export async function handleRelayRequest(
   ctx: GraphQLRequestContext, body: unknown,
 ): Promise<GraphQLResult & { headers?: Record<string, string> }> {
-  return executeGraphQL(
-    {
-      pool: ctx.pool,
-      state: ctx.state,
-      session: ctx.session,
-      stringifyNumeric: ctx.config.stringifyNumericTypes,
-      planCacheSize: ctx.config.queryPlanCacheSize,
-      showInternal: ctx.config.devMode || (ctx.session.role === 'admin' && ctx.config.adminInternalErrors),
-      requestId: ctx.requestId,
-      prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
-      planScope: 'relay',
-    },
-    body,
-  );
+  return executeGraphQL(relayExecuteContext(ctx), body);
 }

@@ -201,8 +201,33 @@ async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, valu
   }
 }
 
-/** Runs one request; returns the response JSON text (`{"data":...}`). Throws EngineError. A websocket transport
- * can reuse it for queries and mutations (subscriptions: src/sql/live.ts). */
+/** A request validated and planned, not yet run (websockets tell pre-execution errors from execution errors). */
+export interface PlannedRequest {
+  operation: OperationIR['operation'];
+  /** Runs it: the response JSON text (`{"data":...}`). Throws EngineError (an execution error). */
+  run(): Promise<string>;
+}
+
+/**
+ * Plans a request (throws EngineError: parse, validation, variables). A subscription's `run` refuses: the caller
+ * serves it as a live query (src/subscriptions) or not at all (HTTP).
+ */
+export async function planRequest(ctx: ExecuteContext, req: GraphQLRequest): Promise<PlannedRequest> {
+  const plan = await planFor(ctx, req);
+  const variables = plan.coerceVariables(req.variables);
+  return {
+    operation: plan.operation,
+    run: async () => {
+      if (plan.operation === 'subscription') {
+        throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
+      }
+      if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req)}}`;
+      return `{"data":${await runData(ctx, plan, variables, req)}}`;
+    },
+  };
+}
+
+/** Runs one request; returns the response JSON text (`{"data":...}`). Throws EngineError. */
 export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
   const planned = planFor(ctx, req);
   const plan = planned instanceof Promise ? await planned : planned;

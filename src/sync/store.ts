@@ -4,6 +4,7 @@ import type { EngineState } from '../cache/state.js';
 export class StateStore {
   private current: EngineState | null = null;
   private waiters: Array<{ seq: number; resolve: () => void }> = [];
+  private listeners = new Set<(state: EngineState) => void>();
   /** Why the state is not available (start-up failure, ...), for /healthz. */
   problem: string | null = 'metadata not loaded yet';
 
@@ -32,7 +33,14 @@ export class StateStore {
     const still: typeof this.waiters = [];
     for (const w of this.waiters) (w.seq <= next.seq ? w.resolve() : still.push(w));
     this.waiters = still;
+    for (const l of this.listeners) l(next);
     return true;
+  }
+
+  /** Calls `listener` after every swap (live queries re-validate); returns the unsubscribe function. */
+  onSwap(listener: (state: EngineState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   /** Resolves true once seq >= `seq`, false after `timeoutMs`. */

@@ -1,0 +1,166 @@
+// Apollo's subscriptions-transport-ws (subprotocol `graphql-ws`), the original's protocol (SPEC-NOTES-runtime §2.2):
+// connection_init → connection_ack + ka (or connection_error), ka every few seconds, start → data…/error + complete,
+// stop, connection_terminate. Framing is the `ws` library's; this file is only the message layer.
+import type { WebSocket } from 'ws';
+import type { Session } from '../auth/session.js';
+import { EngineError } from '../core/errors.js';
+import { log } from '../core/log.js';
+import { parseRequest, type GraphQLRequest } from '../execute/request.js';
+import { errorObject, startOperation, type Endpoint, type Stoppable, type WsServerContext } from './operations.js';
+
+export interface ConnectionOptions {
+  /** Authenticates the `connection_init` payload (with the handshake's own headers); throws EngineError. */
+  authenticate(initPayload: unknown): Promise<Session>;
+  /** Interval of `ka` messages, ms. */
+  kaIntervalMs: number;
+}
+
+type ClientMessage =
+  | { type: 'connection_init'; payload: unknown }
+  | { type: 'start'; id: string; payload: GraphQLRequest }
+  | { type: 'stop'; id: string }
+  | { type: 'connection_terminate' };
+
+/** A client frame → message, or the reason it is not one (sent as `connection_error`). */
+export function parseClientMessage(raw: string): ClientMessage | string {
+  let v: unknown;
+  try {
+    v = JSON.parse(raw);
+  } catch (e) {
+    return `Error in $: ${(e as Error).message}`;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return 'Error in $: expected Object';
+  const m = v as Record<string, unknown>;
+  const id = (): string | null => (typeof m.id === 'string' ? m.id : null);
+  switch (m.type) {
+    case 'connection_init':
+      return { type: 'connection_init', payload: m.payload };
+    case 'connection_terminate':
+      return { type: 'connection_terminate' };
+    case 'stop': {
+      const i = id();
+      return i === null ? 'Error in $: key "id" not found' : { type: 'stop', id: i };
+    }
+    case 'start': {
+      const i = id();
+      if (i === null) return 'Error in $: key "id" not found';
+      try {
+        return { type: 'start', id: i, payload: parseRequest(m.payload, ['payload']) };
+      } catch (e) {
+        return `Error in ${(e as EngineError).path}: ${(e as Error).message}`;
+      }
+    }
+    default:
+      return `Error in $: unknown message type: ${JSON.stringify(m.type ?? null)}`;
+  }
+}
+
+interface Op {
+  stopped: boolean;
+  handle: Stoppable | null;
+}
+
+/** Serves one socket until it closes. */
+export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: Endpoint, options: ConnectionOptions): void {
+  let session: Session | null = null;
+  let initError: string | null = null;
+  let expiry: NodeJS.Timeout | null = null;
+  const ops = new Map<string, Op>();
+  const send = (text: string): void => {
+    if (socket.readyState === socket.OPEN) socket.send(text);
+  };
+  const sendMsg = (m: Record<string, unknown>): void => send(JSON.stringify(m));
+  const ka = (): void => sendMsg({ type: 'ka' });
+  ka();
+  const kaTimer = setInterval(ka, options.kaIntervalMs);
+
+  const startFailed = (id: string, message: string, complete: boolean): void => {
+    const err = new EngineError('start-failed', message);
+    sendMsg({ type: 'error', id, payload: errorObject(ws, endpoint, session, err) });
+    if (complete) sendMsg({ type: 'complete', id });
+  };
+
+  const init = async (payload: unknown): Promise<void> => {
+    try {
+      const s = await options.authenticate(payload);
+      session = s;
+      initError = null;
+      if (expiry !== null) clearTimeout(expiry);
+      // The credentials' expiry (JWT exp, auth hook Expires / max-age) ends the connection, as the original.
+      if (s.expiresAt !== undefined) {
+        expiry = setTimeout(() => socket.close(1000, 'session expired'), Math.min(Math.max(0, s.expiresAt - Date.now()), 2 ** 31 - 1));
+      }
+      sendMsg({ type: 'connection_ack' });
+      ka();
+    } catch (e) {
+      initError = e instanceof Error ? e.message : String(e);
+      if (!(e instanceof EngineError)) log.error('websocket-auth', { error: e });
+      sendMsg({ type: 'connection_error', payload: initError });
+    }
+  };
+
+  const start = (id: string, request: GraphQLRequest): void => {
+    if (session === null) {
+      const why = initError === null ? 'start received before the connection is initialised' : `cannot start as connection_init failed with : ${initError}`;
+      return startFailed(id, why, true);
+    }
+    if (ops.has(id)) return startFailed(id, `an operation already exists with this id: ${id}`, false);
+    const op: Op = { stopped: false, handle: null };
+    ops.set(id, op);
+    const s = session;
+    const idJson = JSON.stringify(id);
+    const done = (): void => {
+      if (ops.get(id) === op) ops.delete(id);
+    };
+    void startOperation(ws, endpoint, s, request, {
+      data: (text) => {
+        if (!op.stopped) send(`{"type":"data","id":${idJson},"payload":${text}}`);
+      },
+      error: (err) => {
+        if (op.stopped) return;
+        const obj = errorObject(ws, endpoint, s, err);
+        sendMsg({ type: 'error', id, payload: endpoint.legacy ? obj : { errors: [obj] } });
+        sendMsg({ type: 'complete', id });
+        done();
+      },
+      complete: () => {
+        if (!op.stopped) sendMsg({ type: 'complete', id });
+        done();
+      },
+    }).then((handle) => {
+      if (handle === null) return;
+      if (op.stopped) handle.stop();
+      else op.handle = handle;
+    }, (e: unknown) => log.error('websocket-operation', { error: e }));
+  };
+
+  const stop = (id: string): void => {
+    const op = ops.get(id);
+    if (op === undefined) return;
+    op.stopped = true;
+    op.handle?.stop();
+    ops.delete(id);
+  };
+
+  socket.on('message', (data, isBinary) => {
+    const raw = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
+    const m = parseClientMessage(raw);
+    if (typeof m === 'string') return sendMsg({ type: 'connection_error', payload: `parsing ClientMessage failed: ${m}` });
+    switch (m.type) {
+      case 'connection_init':
+        return void init(m.payload);
+      case 'start':
+        return start(m.id, m.payload);
+      case 'stop':
+        return stop(m.id);
+      case 'connection_terminate':
+        return socket.close(1000, 'client requested termination');
+    }
+  });
+
+  socket.on('close', () => {
+    clearInterval(kaTimer);
+    if (expiry !== null) clearTimeout(expiry);
+    for (const id of [...ops.keys()]) stop(id);
+  });
+}

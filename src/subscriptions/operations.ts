@@ -1,0 +1,163 @@
+// What both websocket protocols do with one operation: a query or mutation runs once (as over HTTP); a subscription
+// becomes a live query in the multiplexed pollers and is re-validated when the metadata changes.
+// Errors found before execution (parse, validation, permissions, variables) end the operation with `sink.error`;
+// execution errors are results: `{"data":null,"errors":[...]}` (SPEC-NOTES-runtime §1.2).
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import type { Session } from '../auth/session.js';
+import type { EngineState } from '../cache/state.js';
+import type { ServerConfig } from '../config.js';
+import { EngineError, graphqlErrorObject, isEngineError, metadataErrorBody } from '../core/errors.js';
+import { log } from '../core/log.js';
+import { graphqlExecuteContext } from '../execute/graphql.js';
+import { relayExecuteContext } from '../execute/relay.js';
+import type { GraphQLRequest } from '../execute/request.js';
+import { planRequest, type ExecuteContext } from '../execute/run.js';
+import type { StateStore } from '../sync/store.js';
+import { prepareLive, type PreparedLive } from './live-plan.js';
+import type { LiveHandle, LiveQueries } from './poller.js';
+
+/** The engine as the websocket transports see it. */
+export interface WsServerContext {
+  pool: pg.Pool;
+  store: StateStore;
+  config: ServerConfig;
+  live: LiveQueries;
+  /** Live subscriptions of every connection (re-validated on a metadata change). */
+  subscriptions: Set<LiveSubscription>;
+}
+
+/** Which endpoint the socket was opened on: `/v1alpha1/graphql` (legacy error encoding) or `/v1beta1/relay`. */
+export interface Endpoint {
+  legacy: boolean;
+  relay: boolean;
+}
+
+export interface OperationSink {
+  /** A result: response JSON text. */
+  data(text: string): void;
+  /** A pre-execution error (or a live query that no longer validates): the operation is over. */
+  error(err: EngineError): void;
+  /** A query or mutation has sent its result. */
+  complete(): void;
+}
+
+export interface Stoppable {
+  stop(): void;
+}
+
+const showInternal = (session: Session, config: ServerConfig): boolean =>
+  config.devMode || (session.role === 'admin' && config.adminInternalErrors);
+
+/** An error object as the endpoint encodes it: `{message, extensions}`, or `{path, error, code}` on /v1alpha1. */
+export function errorObject(ws: WsServerContext, endpoint: Endpoint, session: Session | null, err: EngineError): Record<string, unknown> {
+  const internal = session !== null && showInternal(session, ws.config);
+  return endpoint.legacy ? metadataErrorBody(err, internal) : graphqlErrorObject(err, internal);
+}
+
+const asEngineError = (e: unknown): EngineError => {
+  if (isEngineError(e)) return e;
+  log.error('websocket-internal-error', { error: e });
+  return new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
+};
+
+function executeContext(ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState): ExecuteContext {
+  const ctx = { pool: ws.pool, state, session, config: ws.config, requestId: randomUUID() };
+  return endpoint.relay ? relayExecuteContext(ctx) : graphqlExecuteContext(ctx);
+}
+
+/** Starts one operation; resolves to a handle for a live subscription, null when it is already over. */
+export async function startOperation(
+  ws: WsServerContext, endpoint: Endpoint, session: Session, request: GraphQLRequest, sink: OperationSink,
+): Promise<Stoppable | null> {
+  let state: EngineState;
+  let planned;
+  try {
+    if (!ws.store.ready) throw new EngineError('unexpected', ws.store.problem ?? 'metadata not loaded yet', { status: 500 });
+    state = ws.store.get();
+    planned = await planRequest(executeContext(ws, endpoint, session, state), request);
+  } catch (e) {
+    sink.error(asEngineError(e));
+    return null;
+  }
+  if (planned.operation === 'subscription') {
+    const sub = new LiveSubscription(ws, endpoint, session, request, sink);
+    try {
+      await sub.start(state);
+    } catch (e) {
+      sink.error(asEngineError(e));
+      return null;
+    }
+    return sub;
+  }
+  let text: string;
+  try {
+    text = await planned.run();
+  } catch (e) {
+    text = JSON.stringify({ data: null, errors: [errorObject(ws, endpoint, session, asEngineError(e))] });
+  }
+  sink.data(text);
+  sink.complete();
+  return null;
+}
+
+/** One live query: its poller slot, and what it was prepared from (to re-prepare it on a new state). */
+export class LiveSubscription implements Stoppable {
+  private handle: LiveHandle | null = null;
+  private prepared: PreparedLive | null = null;
+  private stopped = false;
+
+  constructor(
+    private readonly ws: WsServerContext,
+    private readonly endpoint: Endpoint,
+    private readonly session: Session,
+    private readonly request: GraphQLRequest,
+    private readonly sink: OperationSink,
+  ) {}
+
+  async start(state: EngineState): Promise<void> {
+    const p = await prepareLive(executeContext(this.ws, this.endpoint, this.session, state), this.request);
+    if (this.stopped) return;
+    this.attach(p);
+    this.ws.subscriptions.add(this);
+  }
+
+  private attach(p: PreparedLive): void {
+    const old = this.handle;
+    const errors = (err: EngineError): string => JSON.stringify({ data: null, errors: [errorObject(this.ws, this.endpoint, this.session, err)] });
+    this.handle = this.ws.live.add(p.plan, p.params, { data: (t) => this.sink.data(t), error: (e) => this.sink.data(errors(e)) }, old?.lastHash ?? null);
+    this.prepared = p;
+    old?.stop();
+  }
+
+  stop(): void {
+    this.stopped = true;
+    this.handle?.stop();
+    this.handle = null;
+    this.ws.subscriptions.delete(this);
+  }
+
+  /** A new state: continue on it (moving to another poller if the statement changed), or end with the error. */
+  async revalidate(state: EngineState): Promise<void> {
+    if (this.stopped) return;
+    let p: PreparedLive;
+    try {
+      p = await prepareLive(executeContext(this.ws, this.endpoint, this.session, state), this.request);
+    } catch (e) {
+      if (this.stopped) return;
+      this.stop();
+      this.sink.error(asEngineError(e));
+      return;
+    }
+    if (this.stopped) return;
+    if (this.prepared && p.plan.text === this.prepared.plan.text && p.params === this.prepared.params) return;
+    this.attach(p);
+  }
+}
+
+/** Re-validates every live subscription against the store's new state. */
+export async function revalidateAll(ws: WsServerContext): Promise<void> {
+  if (ws.subscriptions.size === 0 || !ws.store.ready) return;
+  const state = ws.store.get();
+  for (const s of [...ws.subscriptions]) await s.revalidate(state);
+}

@@ -1,0 +1,134 @@
+// Websockets on the HTTP server's port: the upgrade of /v1/graphql, /v1alpha1/graphql and /v1beta1/relay (any other
+// path: 404), the protocol chosen by Sec-WebSocket-Protocol (`graphql-transport-ws`, else Apollo's `graphql-ws`,
+// also when none is named, as the original), dead peers found by ping/pong, live queries re-validated on every
+// metadata change, and every socket closed (1012) on shutdown.
+import type http from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { Session } from '../auth/session.js';
+import { metadataErrorBody, type EngineError } from '../core/errors.js';
+import { log } from '../core/log.js';
+import { serveApollo } from './apollo.js';
+import { revalidateAll, type Endpoint, type WsServerContext } from './operations.js';
+import { transportWsServer } from './transport-ws.js';
+
+export const TRANSPORT_WS = 'graphql-transport-ws';
+export const APOLLO_WS = 'graphql-ws';
+
+const ENDPOINTS: Record<string, Endpoint> = {
+  '/v1/graphql': { legacy: false, relay: false },
+  '/v1alpha1/graphql': { legacy: true, relay: false },
+  '/v1beta1/relay': { legacy: false, relay: true },
+};
+
+/** Frames larger than this close the socket with 1009 (the websocket protocol's "message too big"). */
+const MAX_PAYLOAD = 16 * 1024 * 1024;
+
+export interface WebsocketOptions {
+  /** Checks the handshake (Origin against CORS): the error to refuse it with, or null. */
+  checkHandshake(request: http.IncomingMessage): EngineError | null;
+  /** Handshake headers + `connection_init` payload → session (the same code as HTTP); throws EngineError. */
+  authenticate(request: http.IncomingMessage, initPayload: unknown): Promise<Session>;
+  /** Whether the GraphQL API is served at all (--enabled-apis). */
+  enabled: boolean;
+  /** Apollo `ka` interval (ms). */
+  kaIntervalMs?: number;
+  /** A peer that has not answered a ping within this long (ms) is dropped and its live queries released. */
+  pingIntervalMs?: number;
+}
+
+export interface WebsocketTransport {
+  /** Open sockets. */
+  readonly connections: number;
+  /** The live-query pollers (their counters). */
+  readonly live: WsServerContext['live'];
+  close(): void;
+}
+
+const pathOf = (url: string | undefined): string => (url ?? '/').split('?')[0];
+
+export const endpointOf = (request: http.IncomingMessage): Endpoint => ENDPOINTS[pathOf(request.url)] ?? ENDPOINTS['/v1/graphql'];
+
+function refuse(socket: Duplex, status: number, reason: string, body: unknown): void {
+  const text = JSON.stringify(body);
+  socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
+export function attachWebsockets(server: http.Server, ws: WsServerContext, options: WebsocketOptions): WebsocketTransport {
+  const kaIntervalMs = options.kaIntervalMs ?? 5000;
+  const pingIntervalMs = options.pingIntervalMs ?? 10_000;
+  const wss = new WebSocketServer({
+    noServer: true,
+    maxPayload: MAX_PAYLOAD,
+    perMessageDeflate: false,
+    handleProtocols: (protocols) => (protocols.has(APOLLO_WS) ? APOLLO_WS : protocols.has(TRANSPORT_WS) ? TRANSPORT_WS : false),
+  });
+  const modern = transportWsServer(ws, { authenticate: options.authenticate, endpointOf });
+
+  wss.on('connection', (socket: WebSocket, request: http.IncomingMessage) => {
+    socket.on('error', (e) => log.debug('websocket-error', { error: e }));
+    // Dead peers: no pong since the last ping → terminated (its 'close' releases its live queries).
+    let alive = true;
+    socket.on('pong', () => (alive = true));
+    const pinger = setInterval(() => {
+      if (!alive) return void socket.terminate();
+      alive = false;
+      socket.ping();
+    }, pingIntervalMs);
+    socket.once('close', () => clearInterval(pinger));
+    const endpoint = endpointOf(request);
+    if (socket.protocol === TRANSPORT_WS) {
+      const closed = modern.opened(
+        {
+          protocol: socket.protocol,
+          send: (data) => {
+            if (socket.readyState === socket.OPEN) socket.send(data);
+          },
+          close: (code, reason) => socket.close(code, reason),
+          onMessage: (cb) =>
+            socket.on('message', (data) => {
+              cb(String(data)).catch((e: unknown) => {
+                log.error('websocket-internal-error', { error: e });
+                socket.close(4500, 'Internal server error');
+              });
+            }),
+        },
+        { socket, request },
+      );
+      socket.once('close', (code, reason) => void closed(code, String(reason)));
+    } else {
+      serveApollo(socket, ws, endpoint, { authenticate: (payload) => options.authenticate(request, payload), kaIntervalMs });
+    }
+  });
+
+  const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
+    socket.on('error', () => undefined);
+    if (!options.enabled || ENDPOINTS[pathOf(request.url)] === undefined) {
+      return refuse(socket, 404, 'Not Found', { path: '$', error: 'resource does not exist', code: 'not-found' });
+    }
+    const bad = options.checkHandshake(request);
+    if (bad !== null) return refuse(socket, bad.status, 'Bad Request', metadataErrorBody(bad, false));
+    wss.handleUpgrade(request, socket, head, (s) => wss.emit('connection', s, request));
+  };
+  server.on('upgrade', onUpgrade);
+
+  // Metadata changes: live queries continue on the new schema, or end with the error (one pass at a time).
+  let pass: Promise<void> = Promise.resolve();
+  const unlisten = ws.store.onSwap(() => {
+    pass = pass.then(() => revalidateAll(ws)).catch((e: unknown) => log.error('live-query-revalidate', { error: e }));
+  });
+
+  return {
+    get connections() {
+      return wss.clients.size;
+    },
+    live: ws.live,
+    close() {
+      unlisten();
+      server.off('upgrade', onUpgrade);
+      for (const s of wss.clients) s.close(1012, 'shutting server down');
+      ws.live.close();
+      wss.close();
+    },
+  };
+}
