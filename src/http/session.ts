@@ -1,7 +1,7 @@
 // The single place where a request becomes a Session: src/auth's resolveSession with this server's auth settings.
 import type { IncomingMessage } from 'node:http';
 import { resolveSession } from '../auth/resolve.js';
-import type { Session } from '../auth/session.js';
+import { headerValue, type Session } from '../auth/session.js';
 import type { ServerConfig } from '../config.js';
 import type { Runtime } from './runtime.js';
 import { awaitMinVersion } from './request-common.js';
@@ -11,14 +11,18 @@ import { awaitMinVersion } from './request-common.js';
  * credentials never make the engine read the metadata log (nor hold the request).
  */
 export function sessionFor(req: IncomingMessage, rt: Runtime): Promise<Session> {
-  const headers = req.headers;
   // A POST auth hook gets the header names as the client sent them (node lower-cases req.headers).
-  const given = rt.authConfig.authHook?.mode === 'POST' ? headersAsSent(req.rawHeaders) : headers;
-  const session = resolveSession(given, rt.authConfig, rt.auth.deps);
-  const minVersion = headers['x-engine-min-metadata-version'];
+  return sessionForHeaders(rt.authConfig.authHook?.mode === 'POST' ? headersAsSent(req.rawHeaders) : req.headers, rt);
+}
+
+/** sessionFor given the headers themselves (a websocket's: its handshake's plus connection_init's). */
+export function sessionForHeaders(headers: Record<string, string | string[] | undefined>, rt: Runtime): Promise<Session> {
+  const session = resolveSession(headers, rt.authConfig, rt.auth.deps);
+  // Looked up case-insensitively: a POST hook's headers keep the names as sent.
+  const minVersion = headerValue(headers, 'x-engine-min-metadata-version');
   if (minVersion === undefined) return session;
   return session.then(async (s) => {
-    await awaitMinVersion(rt, typeof minVersion === 'string' ? minVersion : (minVersion[0] ?? ''));
+    await awaitMinVersion(rt, minVersion);
     return s;
   });
 }

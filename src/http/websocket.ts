@@ -6,9 +6,9 @@ import { isApiEnabled } from '../config.js';
 import { EngineError } from '../core/errors.js';
 import { LiveQueries } from '../subscriptions/poller.js';
 import { attachWebsockets, type WebsocketTransport } from '../subscriptions/server.js';
-import { corsPolicy } from './request-common.js';
+import { corsPolicy } from './cors.js';
 import type { Runtime } from './runtime.js';
-import { sessionFor } from './session.js';
+import { sessionForHeaders } from './session.js';
 
 export interface WebsocketTimings {
   kaIntervalMs?: number;
@@ -23,7 +23,7 @@ function handshakeHeaders(req: http.IncomingMessage, rt: Runtime): http.Incoming
 }
 
 export function attachWebsocketTransport(server: http.Server, rt: Runtime, timings: WebsocketTimings = {}): WebsocketTransport {
-  const allowed = corsPolicy(rt);
+  const allowed = corsPolicy(rt.config);
   const live = new LiveQueries({ pool: rt.pool, batchSize: rt.config.liveQueries.batchSize, intervalMs: rt.config.liveQueries.refetchInterval });
   return attachWebsockets(server, { pool: rt.pool, store: rt.store, config: rt.config, live, subscriptions: new Set() }, {
     enabled: isApiEnabled(rt.config, 'graphql'),
@@ -33,6 +33,6 @@ export function attachWebsocketTransport(server: http.Server, rt: Runtime, timin
       if (origin === undefined || rt.config.disableCors || allowed(origin) !== null) return null;
       return new EngineError('access-denied', 'received origin header does not match configured CORS domains');
     },
-    authenticate: (req, payload) => sessionFor(websocketHeaders(handshakeHeaders(req, rt), payload), rt),
+    authenticate: (req, payload) => sessionForHeaders(websocketHeaders(handshakeHeaders(req, rt), payload), rt),
   });
 }
