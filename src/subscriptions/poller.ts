@@ -51,11 +51,14 @@ export interface LiveStats {
   subscribers: number;
   /** Batched statements run since start. */
   statements: number;
+  /** Refetch rounds (one per poller per interval) since start. */
+  polls: number;
 }
 
 export class LiveQueries {
   private readonly pollers = new Map<string, Poller>();
   statements = 0;
+  polls = 0;
 
   constructor(readonly options: PollerOptions) {}
 
@@ -81,7 +84,7 @@ export class LiveQueries {
       cohorts += p.cohorts.size;
       for (const c of p.cohorts.values()) subscribers += c.subs.size;
     }
-    return { pollers: this.pollers.size, cohorts, subscribers, statements: this.statements };
+    return { pollers: this.pollers.size, cohorts, subscribers, statements: this.statements, polls: this.polls };
   }
 
   /** Stops every poller (server shutdown). */
@@ -153,6 +156,7 @@ class Poller {
     if (this.closed) return;
     this.timer = setTimeout(() => {
       const started = Date.now();
+      this.owner.polls++;
       this.enqueue([...this.cohorts.values()]).then(() => {
         this.schedule(Math.max(0, this.owner.options.intervalMs - (Date.now() - started)));
       }, () => undefined);

@@ -38,6 +38,8 @@ export interface TestEngineOptions extends Partial<ServerConfig> {
   logLevel?: ServerConfig['logLevel'];
   /** Receives every log line (at info level) instead of stdout. */
   logSink?: (line: string) => void;
+  /** Websocket keep-alive timings (shortened by the dead-peer tests). */
+  websocket?: { kaIntervalMs?: number; pingIntervalMs?: number };
 }
 
 export async function request<T = any>(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
@@ -57,15 +59,15 @@ export async function request<T = any>(url: string, method: string, body?: unkno
 }
 
 export async function startTestEngine(options: TestEngineOptions = {}): Promise<TestEngine> {
-  const { database, logSink, ...overrides } = options;
+  const { database, logSink, websocket, ...overrides } = options;
   const db = database ?? (await createTestDatabase('e'));
   const config = makeConfig({ host: '127.0.0.1', port: 0, pgConnections: 10, ...overrides, databaseUrl: db.url });
   let engine: RunningEngine;
   try {
     if (logSink) configureLog('info', logSink, config.enabledLogTypes);
     engine = logSink
-      ? await startEngine(config, { keepLogger: true })
-      : await startEngine(config, { logLevel: (process.env.ENGINE_TEST_LOG as ServerConfig['logLevel']) ?? 'silent' });
+      ? await startEngine(config, { keepLogger: true, websocket })
+      : await startEngine(config, { logLevel: (process.env.ENGINE_TEST_LOG as ServerConfig['logLevel']) ?? 'silent', websocket });
   } catch (e) {
     if (!database) await db.drop();
     throw e;
