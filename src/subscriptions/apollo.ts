@@ -142,13 +142,12 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
     ops.delete(id);
   };
 
-  socket.on('message', (data, isBinary) => {
-    const raw = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
+  const handle = (raw: string): Promise<void> | void => {
     const m = parseClientMessage(raw);
     if (typeof m === 'string') return sendMsg({ type: 'connection_error', payload: `parsing ClientMessage failed: ${m}` });
     switch (m.type) {
       case 'connection_init':
-        return void init(m.payload);
+        return init(m.payload);
       case 'start':
         return start(m.id, m.payload);
       case 'stop':
@@ -156,6 +155,14 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
       case 'connection_terminate':
         return socket.close(1000, 'client requested termination');
     }
+  };
+
+  // Messages are handled in order: a `start` sent right after `connection_init` (as clients do) waits for the
+  // authentication to finish. Only init is awaited; operations run concurrently once started.
+  let queue: Promise<void> = Promise.resolve();
+  socket.on('message', (data, isBinary) => {
+    const raw = isBinary ? Buffer.from(data as Buffer).toString('utf8') : data.toString();
+    queue = queue.then(() => handle(raw)).catch((e: unknown) => log.error('websocket-message', { error: e }));
   });
 
   socket.on('close', () => {

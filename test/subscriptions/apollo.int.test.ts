@@ -51,6 +51,15 @@ test('ka on accept, then connection_init → connection_ack followed by ka', asy
   c.close();
 });
 
+test('a start sent right after connection_init (without waiting for the ack) runs once the init is done', async (t) => {
+  const c = await open();
+  c.send({ type: 'connection_init', payload: { headers: ADMIN } });
+  c.send({ id: 'b', type: 'start', payload: { query: '{ note_by_pk(id: 1) { body } }' } });
+  t.deepEqual(await c.next(), { type: 'connection_ack' });
+  t.deepEqual(await c.nextFor('b'), { id: 'b', type: 'data', payload: { data: { note_by_pk: { body: 'one' } } } });
+  c.close();
+});
+
 test('a query over the socket answers data then complete, as HTTP does', async (t) => {
   const c = await open();
   await c.init(ADMIN);
