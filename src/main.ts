@@ -72,7 +72,8 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     log.info('startup', {
       kind: 'postgres_connection',
       info: {
-        message: `embedded Postgres started${embedded.replacedLeftover ? ' (after stopping one left running)' : ''}: data in ${embedded.dataDir}, listening on 127.0.0.1:${config.embeddedPgPort}`,
+        message: `embedded Postgres started${embedded.replacedLeftover ? ' (after stopping one left running)' : ''}: data in ${embedded.dataDir}${
+        embedded.relocatedFrom !== null ? ` (the postgres user cannot reach ${embedded.relocatedFrom})` : ''}, listening on 127.0.0.1:${config.embeddedPgPort}`,
         database_url: redactUrl(databaseUrl),
       },
     });
