@@ -1,7 +1,7 @@
 // decide for run_sql's metadata check: compares the catalog before and after the SQL and turns what changed
 // under tracked objects into events (renames followed, dropped objects untracked) or the original's errors.
 import { EngineError } from '../../src/core/errors.js';
-import { qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
+import { displayName, qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
 import { ev, type Event, type Metadata } from '../types.js';
 import {
@@ -46,7 +46,7 @@ export function decideRunSql(run: SqlRan, before: PgCatalog, after: PgCatalog, m
   // Tracked functions may not be overloaded.
   const overloaded = Object.values(m.functions)
     .filter((f) => (after.functions[qualifiedKey(f.function)]?.length ?? 0) > 1)
-    .map((f) => qt(f.function));
+    .map((f) => displayName(f.function)); // unquoted, as the original
   if (overloaded.length) {
     throw new EngineError('not-supported', `the following tracked function(s) cannot be overloaded: ${overloaded.join(', ')}`, { path: '$.args' });
   }
