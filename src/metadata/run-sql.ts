@@ -15,12 +15,19 @@ export async function runSql(client: pg.ClientBase, sql: string, readOnly: boole
     await client.query('SAVEPOINT engine_read_only; SET LOCAL transaction_read_only = on');
     try {
       return await exec(client, sql);
+    } catch (e) {
+      // A write refused by the read-only transaction is reported at the args, as the original.
+      if (e instanceof EngineError && readOnlyRefusal(e)) throw e.at('$.args');
+      throw e;
     } finally {
       await client.query('ROLLBACK TO SAVEPOINT engine_read_only; RELEASE SAVEPOINT engine_read_only').catch(() => undefined);
     }
   }
   return exec(client, sql);
 }
+
+const readOnlyRefusal = (e: EngineError): boolean =>
+  (e.internal as { error?: { status_code?: string } } | undefined)?.error?.status_code === '25006';
 
 async function exec(client: pg.ClientBase, sql: string): Promise<RunSqlResult> {
   let res: pg.QueryArrayResult | pg.QueryArrayResult[];
