@@ -350,14 +350,19 @@ function usesColumnType(exp: unknown, current: QualifiedName, target: QualifiedN
   });
 }
 
-/** Permissions whose rules compare `table`.`column` with literal values: they stop its type from changing. */
+/** An insert/update preset giving the column a literal (not a session variable) depends on its type, as in the original. */
+function presetsLiteral(set: unknown, current: QualifiedName, target: QualifiedName, column: string): boolean {
+  return isObj(set) && sameName(current, target) && Object.hasOwn(set, column) && !isSessionVariable(set[column]);
+}
+
+/** Permissions whose rules compare `table`.`column` with literal values (or preset it to one): they stop its type from changing. */
 export function columnTypeDependents(m: Metadata, catalog: PgCatalog, table: QualifiedName, column: string): ObjId[] {
   const out: ObjId[] = [];
   for (const t of Object.values(m.tables)) {
     for (const perm of PERM_KINDS) {
       for (const p of Object.values(t[permKey(perm)])) {
         const def = p.permission as unknown as Record<string, unknown>;
-        if (['filter', 'check'].some((k) => usesColumnType(def[k], t.table, table, column, m, catalog))) {
+        if (['filter', 'check'].some((k) => usesColumnType(def[k], t.table, table, column, m, catalog)) || presetsLiteral(def.set, t.table, table, column)) {
           out.push({ kind: 'permission', table: t.table, role: p.role, perm });
         }
       }
