@@ -117,7 +117,8 @@ export function exportTable(t: TableMeta): Record<string, unknown> {
     const perms = Object.values(t[permKey(kind)]).sort(byRole);
     if (perms.length) out[`${kind}_permissions`] = perms.map((p) => exportPermission(kind, p as PermissionMeta));
   }
-  if (t.event_triggers.length) out.event_triggers = t.event_triggers;
+  // By name, as the original exports them (not in creation order).
+  if (t.event_triggers.length) out.event_triggers = [...(t.event_triggers as Array<{ name: string }>)].sort(byName);
   return out;
 }
 
