@@ -47,6 +47,7 @@ function idToObj(a: string[]): ObjId | null {
     case 'computed_field': return { kind: 'computed_field', table, name: a[3] };
     case 'permission': return { kind: 'permission', table, role: a[3], perm: a[4] as PermKind };
     case 'function': return { kind: 'function', fn: table };
+    case 'event_trigger': return { kind: 'event_trigger', table, name: a[3] };
     default: return null;
   }
 }

@@ -46,6 +46,7 @@ export const functionId = (f: QualifiedName) => JSON.stringify(['function', f.sc
 export const actionId = (name: string) => JSON.stringify(['action', name]);
 /** Custom types are checked with the actions that use them: nothing is recorded under this id today. */
 export const customTypesId = () => JSON.stringify(['custom_types']);
+export const eventTriggerId = (t: QualifiedName, name: string) => JSON.stringify(['event_trigger', t.schema, t.name, name]);
 
 export function relationshipDefinition(table: QualifiedName, rel: RelationshipMeta) {
   return { name: rel.name, using: exportRelationshipUsing(rel.using), comment: rel.comment, table: qn(table) };
@@ -104,10 +105,21 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
     }
   }
 
+  // Note [Objects of a missing table]
+  // As the original: the relationships, computed fields, permissions and event triggers of a tracked table that is
+  // not there (dropped outside the engine) or not usable are each inconsistent, with the reason
+  // `table "<t>" does not exist`.
+  const missing = (t: TableMeta): string => `table ${qt(t.table)} does not exist`;
+
   // Pass 2: relationships and computed fields.
   for (const t of metas) {
     const info = tables[qualifiedKey(t.table)];
-    if (!info) continue;
+    if (!info) {
+      for (const rel of Object.values(t.object_relationships)) record(relationshipId(t.table, rel.name), 'object_relation', relationshipDefinition(t.table, rel), missing(t));
+      for (const rel of Object.values(t.array_relationships)) record(relationshipId(t.table, rel.name), 'array_relation', relationshipDefinition(t.table, rel), missing(t));
+      for (const cf of Object.values(t.computed_fields)) record(computedFieldId(t.table, cf.name), 'computed_field', computedFieldDefinition(t.table, cf), missing(t));
+      continue;
+    }
     for (const [kind, key] of [['object', 'object_relationships'], ['array', 'array_relationships']] as const) {
       for (const rel of Object.values(t[key])) {
         const id = relationshipId(t.table, rel.name);
@@ -134,7 +146,18 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
   const roles = new Set<string>();
   for (const t of metas) {
     const info = tables[qualifiedKey(t.table)];
-    if (!info) continue;
+    if (!info) {
+      for (const kind of PERM_KINDS) {
+        for (const p of Object.values(t[permKey(kind)])) {
+          record(permissionId(t.table, p.role, kind), `${kind}_permission` as InconsistentObjectType,
+            { role: p.role, comment: p.comment, permission: p.permission, table: qn(t.table) }, missing(t));
+        }
+      }
+      for (const et of t.event_triggers as Array<{ name: string }>) {
+        record(eventTriggerId(t.table, et.name), 'event_trigger', { table: qn(t.table), configuration: et }, missing(t));
+      }
+      continue;
+    }
     for (const kind of PERM_KINDS) {
       for (const p of Object.values(t[permKey(kind)])) {
         const def = p.permission as unknown as Record<string, unknown>;
@@ -160,9 +183,8 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
       functions[qualifiedKey(f.function)] = resolveFunction(f.function, f.configuration.session_argument ?? null, tables, catalog);
     } catch (e) {
       if (!(e instanceof Failure)) throw e;
-      const definition: Record<string, unknown> = { function: qn(f.function) };
-      if (f.configuration.session_argument !== undefined) definition.configuration = { session_argument: f.configuration.session_argument };
-      record(functionId(f.function), 'function', definition, `in function ${qt(f.function)}: ${e.message}`);
+      // The original's definition of a function object is its name with the schema (track_function v1 or v2 alike).
+      record(functionId(f.function), 'function', qn(f.function), `in function ${qt(f.function)}: ${e.message}`);
     }
   }
 
