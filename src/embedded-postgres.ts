@@ -226,6 +226,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
     onLog(`stopping the Postgres (pid ${leftover}) left running on ${dataDir}`);
     await stopPid(leftover);
   }
+  // Parents created here stay reachable (755); only the data folder itself is private.
+  await mkdir(path.dirname(dataDir), { recursive: true, mode: 0o755 });
   await mkdir(dataDir, { recursive: true, mode: 0o700 });
   if (ids) await chown(dataDir, ids.uid, ids.gid);
   if (!existsSync(path.join(dataDir, 'PG_VERSION'))) await initdb(bin, dataDir, ids, onLog);
