@@ -25,6 +25,7 @@ import { ENGINE_VERSION } from './version.js';
 import { redactUrl, serverConfigurationDetail } from './startup-log.js';
 import { EngineMetrics } from './core/metrics.js';
 import { registerRuntimeMetrics } from './runtime-metrics.js';
+import { ActionWorker } from './actions/worker.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -110,10 +111,12 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   let worker: EventWorker | null = null;
+  let actionWorker: ActionWorker | null = null;
   const closeAll = async (): Promise<void> => {
     shuttingDown = true;
     // Deliveries in flight finish (or are released) while the database is still there.
     await worker?.stop();
+    await actionWorker?.close();
     await rt.sync?.close();
     websockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -143,6 +146,8 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     await closeAll();
     throw e;
   }
+  actionWorker = new ActionWorker({ pool, state: () => store.get(), instanceId });
+  actionWorker.start();
   log.info('startup', {
     kind: 'server',
     info: { message: `engine ready on ${url}`, port, seq: store.seq, time_taken: (Date.now() - started) / 1000, instance_id: instanceId },

@@ -102,7 +102,9 @@ export async function runActionRoot(env: ActionEnv, ir: ActionRootIR): Promise<s
     }
     case 'action_enqueue': {
       const input = renderArgs(ir.call.input, env);
-      const id = await enqueueAction(env.pool, ir.call.name, input, env.session.variables, env.clientHeaders ?? {});
+      // Only what forwarding can use is stored: x-engine-* headers (the admin secret...) never leave the engine.
+      const headers = Object.fromEntries(Object.entries(env.clientHeaders ?? {}).filter(([k]) => !k.toLowerCase().startsWith('x-engine-')));
+      const id = await enqueueAction(env.pool, ir.call.name, input, env.session.variables, headers);
       return JSON.stringify(id);
     }
     case 'action_status': {

@@ -13,6 +13,7 @@ import { log } from '../core/log.js';
 import { runMetadataQuery } from './execute.js';
 import { AppendConflict, appendEvents, crossesSnapshot, lockWriters, writeSnapshot } from '../../events/log.js';
 import { catchUp } from '../sync/catchup.js';
+import { clearActionLog } from '../actions/log.js';
 import type { Projector } from '../sync/projector.js';
 import type { StateStore } from '../sync/store.js';
 
@@ -55,6 +56,8 @@ export async function runMetadataWrite(
       });
       const meta = metaOf(body, who);
       const seq = await appendEvents(client, result.events, state.seq, { instanceId: w.instanceId, meta });
+      // drop_action's clear_data: the async action's stored calls go in the same transaction.
+      for (const ev of result.events) if (ev.type === 'action_dropped' && ev.data.clear_data) await clearActionLog(client, ev.data.name);
       const next: EngineState = result.state.seq === seq ? result.state : { ...result.state, seq };
       if (result.events.length > 0 && crossesSnapshot(state.seq, seq, w.snapshotInterval))
         await writeSnapshot(client, seq, next.metadata);
