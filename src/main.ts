@@ -110,6 +110,9 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
+  // The async actions worker has its own small pool: its polling never competes with requests for connections.
+  const actionPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: `engine-actions-${instanceId}`.slice(0, 63) });
+  actionPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
   let worker: EventWorker | null = null;
   let actionWorker: ActionWorker | null = null;
   const closeAll = async (): Promise<void> => {
@@ -117,6 +120,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     // Deliveries in flight finish (or are released) while the database is still there.
     await worker?.stop();
     await actionWorker?.close();
+    await actionPool.end().catch(() => undefined);
     await rt.sync?.close();
     websockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -146,7 +150,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     await closeAll();
     throw e;
   }
-  actionWorker = new ActionWorker({ pool, state: () => store.get(), instanceId });
+  actionWorker = new ActionWorker({ pool: actionPool, state: () => store.get(), instanceId });
   actionWorker.start();
   log.info('startup', {
     kind: 'server',

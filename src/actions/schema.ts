@@ -3,16 +3,20 @@
 // `<action>(id:)` fields on query_root. A role sees an action only with an action permission; admin sees all.
 import {
   GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLID, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull,
-  GraphQLObjectType, GraphQLString, Kind, parseType, isNonNullType,
+  GraphQLObjectType, GraphQLScalarType, GraphQLString, Kind, parseType, isNonNullType,
   type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLInputType, type GraphQLNamedType, type GraphQLOutputType,
   type TypeNode,
 } from 'graphql';
 import { qualifiedKey } from '../core/names.js';
 import type { ActionInfo } from '../cache/types.js';
 import type { CustomTypes } from '../../events/actions.js';
+import { PG_SCALARS } from '../../events/decide/actions.js';
 import type { RoleContext, TableView } from '../graphql/schema/context.js';
 import { named, scalarType, sortedMap } from '../graphql/schema/types.js';
 import { selectArgs, tableObjectType } from '../graphql/schema/select.js';
+
+/** Postgres type names a custom scalar may reuse: those keep the Postgres scalar. */
+const PG_NAMES = PG_SCALARS;
 
 const BUILTIN: Record<string, GraphQLNamedType> = { Int: GraphQLInt, Float: GraphQLFloat, String: GraphQLString, Boolean: GraphQLBoolean, ID: GraphQLID };
 
@@ -52,6 +56,8 @@ function namedInput(ctx: RoleContext, name: string): GraphQLInputType {
   const ct = customTypesOf(ctx);
   const e = ct.enums?.find((x) => x.name === name);
   if (e) return enumType(ctx, e);
+  const sc = customScalar(ctx, name);
+  if (sc) return sc;
   const io = ct.input_objects?.find((x) => x.name === name);
   if (io) {
     return named(ctx, name, () => new GraphQLInputObjectType({
@@ -60,6 +66,13 @@ function namedInput(ctx: RoleContext, name: string): GraphQLInputType {
     }));
   }
   return scalarType(ctx, name);
+}
+
+/** A scalar of set_custom_types (not a Postgres name): any JSON value, passed to the handler as it is. */
+function customScalar(ctx: RoleContext, name: string): GraphQLScalarType | null {
+  const sc = customTypesOf(ctx).scalars?.find((x) => x.name === name);
+  if (!sc || PG_NAMES.has(name)) return null;
+  return named(ctx, name, () => new GraphQLScalarType({ name, description: sc.description ?? undefined, extensions: { anyJson: true } }));
 }
 
 function enumType(ctx: RoleContext, e: NonNullable<CustomTypes['enums']>[number]): GraphQLEnumType {
@@ -106,7 +119,7 @@ function namedOutput(ctx: RoleContext, name: string): GraphQLOutputType {
       },
     }));
   }
-  return scalarType(ctx, name);
+  return customScalar(ctx, name) ?? scalarType(ctx, name);
 }
 
 export const outputType = (ctx: RoleContext, expr: string): GraphQLOutputType => wrap(parseTypeExpr(expr), (n) => namedOutput(ctx, n));

@@ -32,10 +32,12 @@ test.before(async () => {
       {
         type: 'set_custom_types',
         args: {
-          input_objects: [{ name: 'In', fields: [{ name: 'id', type: 'Int' }, { name: 'name', type: 'String' }] }],
+          scalars: [{ name: 'Blob' }],
+          enums: [{ name: 'Color', values: [{ value: 'RED' }, { value: 'BLUE' }] }],
+          input_objects: [{ name: 'In', fields: [{ name: 'id', type: 'Int' }, { name: 'name', type: 'String' }, { name: 'blob', type: 'Blob' }, { name: 'color', type: 'Color' }] }],
           objects: [{
             name: 'Out',
-            fields: [{ name: 'id', type: 'Int!' }, { name: 'name', type: 'String' }],
+            fields: [{ name: 'id', type: 'Int!' }, { name: 'name', type: 'String' }, { name: 'blob', type: 'Blob' }, { name: 'color', type: 'Color' }],
             relationships: [{ name: 'item', type: 'object', remote_table: 'item', field_mapping: { id: 'id' } }],
           }],
         },
@@ -86,6 +88,18 @@ test('a mutation action calls its handler with the original body and answers wit
   t.deepEqual(call.body, { action: { name: 'mirror' }, input: { arg: { id: 7, name: 'Alice' } }, session_variables: { 'x-engine-role': 'admin' } });
   t.is(call.headers['content-type'], 'application/json');
   t.regex(String(call.headers['user-agent']), /^engine-graphql-engine\//);
+});
+
+test('custom scalars take any JSON, enums their values, in arguments and in the output', async (t) => {
+  const r = await e.graphql({
+    query: 'mutation ($b: Blob) { mirror(arg: {id: 3, blob: $b, color: BLUE}) { id blob color } }',
+    variables: { b: { deep: [1, 'two', null] } },
+  });
+  t.deepEqual(r.body, { data: { mirror: { id: 3, blob: { deep: [1, 'two', null] }, color: 'BLUE' } } });
+  const lit = await e.graphql({ query: 'mutation { mirror(arg: {id: 4, blob: 12.5}) { blob } }' });
+  t.deepEqual(lit.body, { data: { mirror: { blob: 12.5 } } });
+  const bad = await e.graphql({ query: 'mutation { mirror(arg: {id: 4, color: GREEN}) { id } }' });
+  t.is((bad.body as any).errors[0].extensions.code, 'validation-failed');
 });
 
 test('configured headers (value, value_from_env) and forwarded client headers; the configured one wins', async (t) => {

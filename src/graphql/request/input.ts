@@ -42,6 +42,8 @@ export function scalarPgType(name: string): { type: string; array: boolean } {
 export const showType = (t: GraphQLInputType): string => String(t);
 
 function scalarValue(t: GraphQLScalarType, json: unknown, path: string, raw?: string): Parsed {
+  // Custom scalars of actions (set_custom_types) take any JSON value: it only goes to the handler.
+  if (t.extensions.anyJson === true) return { kind: 'scalar', value: json, json, scalar: t.name };
   const pg = scalarPgType(t.name);
   return { kind: 'scalar', value: parsePgValue(pg.type, pg.array, json, path, raw), json, scalar: t.name };
 }

@@ -1,0 +1,104 @@
+// Sync action overhead: `node --import tsx bench/actions.ts [--duration S] [--warmup S] [--rounds N] [--connections N]`.
+// A query action whose handler (bench/action-handler.ts, its own process) answers at once, called through the
+// engine, against the same handler called directly with the body the engine sends it, under the same load
+// (autocannon, fixed connections). Runs alternate; the report gives req/s, p50/p99 of both, the engine/direct
+// throughput ratio and the p99 latency the engine adds (medians of the rounds). Run it under
+// `flock /tmp/engine-bench.lock` on a shared machine.
+import { spawn } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import { spawnEngine, type SpawnedProcess } from './engine.js';
+import { withDatabase } from './config.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const arg = (name: string, dflt: number): number => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? Number(process.argv[i + 1]) : dflt;
+};
+const opts = { duration: arg('duration', 10), warmup: arg('warmup', 3), rounds: arg('rounds', 3), connections: arg('connections', 10) };
+const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = 'engine_bench_actions';
+
+const ENGINE_BODY = JSON.stringify({ query: 'query bench_action { echo(id: 1) { id name } }', operationName: 'bench_action' });
+// What the engine POSTs to the handler for that query (admin session).
+const DIRECT_BODY = JSON.stringify({ action: { name: 'echo' }, input: { id: 1 }, session_variables: { 'x-engine-role': 'admin' } });
+
+async function spawnHandler(): Promise<SpawnedProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/action-handler.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const url = await new Promise<string>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (c: Buffer) => {
+      buf += c.toString('utf8');
+      const line = buf.split('\n').find((l) => l.includes('handler.ready'));
+      if (line) resolve((JSON.parse(line) as { url: string }).url);
+    });
+    child.once('exit', (code) => reject(new Error(`handler exited with code ${code}`)));
+  });
+  return { child, url, logFile: '', stop: async () => void child.kill('SIGTERM') };
+}
+
+async function load(url: string, path: string, body: string, duration: number) {
+  const r = await autocannon({
+    url: `${url}${path}`, method: 'POST', headers: { 'content-type': 'application/json' }, body, connections: opts.connections, duration, timeout: 30,
+  });
+  return { rps: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, errors: r.errors + r.non2xx + r.timeouts };
+}
+
+async function main(): Promise<void> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${DB}`);
+  await admin.end();
+  const resultsDir = join(ROOT, 'bench/results');
+  mkdirSync(resultsDir, { recursive: true });
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  const started: SpawnedProcess[] = [];
+  try {
+    const handler = await spawnHandler();
+    started.push(handler);
+    const engine = await spawnEngine({
+      databaseUrl: withDatabase(baseUrl, DB), port: 0, logFile: join(resultsDir, `actions-engine-${stamp}.log`), env: { ENGINE_GRAPHQL_LOG_LEVEL: 'error' },
+    });
+    started.push(engine);
+    const meta = await fetch(`${engine.url}/v1/query`, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        type: 'bulk',
+        args: [
+          { type: 'set_custom_types', args: { objects: [{ name: 'Out', fields: [{ name: 'id', type: 'Int!' }, { name: 'name', type: 'String' }] }] } },
+          { type: 'create_action', args: { name: 'echo', definition: { type: 'query', arguments: [{ name: 'id', type: 'Int!' }], output_type: 'Out', handler: `${handler.url}/echo` } } },
+        ],
+      }),
+    });
+    if (meta.status !== 200) throw new Error(`metadata setup failed: ${await meta.text()}`);
+    const check = await (await fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ENGINE_BODY })).text();
+    if (check !== '{"data":{"echo":{"id":1,"name":"bench"}}}') throw new Error(`unexpected engine answer: ${check}`);
+
+    await load(engine.url, '/v1/graphql', ENGINE_BODY, opts.warmup);
+    await load(handler.url, '/echo', DIRECT_BODY, opts.warmup);
+    const rounds: Record<'engine' | 'direct', Array<Awaited<ReturnType<typeof load>>>> = { engine: [], direct: [] };
+    for (let i = 0; i < opts.rounds; i++) {
+      rounds.engine.push(await load(engine.url, '/v1/graphql', ENGINE_BODY, opts.duration));
+      rounds.direct.push(await load(handler.url, '/echo', DIRECT_BODY, opts.duration));
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+    const summary = (rs: typeof rounds.engine) => ({
+      rps: median(rs.map((r) => r.rps)), p50: median(rs.map((r) => r.p50)), p99: median(rs.map((r) => r.p99)), errors: rs.reduce((a, r) => a + r.errors, 0),
+    });
+    const e = summary(rounds.engine);
+    const d = summary(rounds.direct);
+    const report = { options: opts, engine: e, direct: d, ratio: Number((e.rps / d.rps).toFixed(3)), addedP99Ms: e.p99 - d.p99, addedP50Ms: e.p50 - d.p50, rounds };
+    console.log(`sync action through the engine: ${e.rps.toFixed(0)} req/s p50 ${e.p50} ms p99 ${e.p99} ms${e.errors ? ` errors ${e.errors}` : ''}`);
+    console.log(`handler called directly:        ${d.rps.toFixed(0)} req/s p50 ${d.p50} ms p99 ${d.p99} ms${d.errors ? ` errors ${d.errors}` : ''}`);
+    console.log(`engine/direct throughput ${report.ratio}; added latency p50 ${report.addedP50Ms} ms, p99 ${report.addedP99Ms} ms (${opts.connections} connections)`);
+    writeFileSync(join(resultsDir, `actions-${stamp}.json`), JSON.stringify(report, null, 2));
+  } finally {
+    for (const s of started.reverse()) await s.stop();
+  }
+}
+
+await main();
