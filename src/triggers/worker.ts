@@ -153,6 +153,12 @@ export class EventWorker {
   private async loop(): Promise<void> {
     while (!this.stopping) {
       const free = this.o.poolSize - this.inFlight.size;
+      // Claim in batches: with deliveries in flight, wait until a tenth of the pool is free rather than running
+      // one claim per finished delivery.
+      if (this.inFlight.size > 0 && free < Math.max(1, Math.floor(this.o.poolSize / 10))) {
+        await this.sleep(this.o.fetchIntervalMs);
+        continue;
+      }
       let claimed = 0;
       const index = this.triggers();
       // Without the beacon connection other instances would take our claims over: claim nothing meanwhile.
