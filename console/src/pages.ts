@@ -4,7 +4,8 @@ import type { Route } from './router';
 import { ApiPage } from './pages/api';
 import { DataPage } from './pages/data';
 import { PermissionsPage } from './pages/permissions';
-import { EventsPage, ActionsPage, RemoteSchemasPage } from './pages/families';
+import { EventsPage } from './pages/events';
+import { ActionsPage, RemoteSchemasPage } from './pages/families';
 import { MetadataPage } from './pages/metadata';
 import { HistoryPage } from './pages/history';
 

@@ -1,4 +1,4 @@
-// Events, Actions and Remote schemas, built on the metadata API as far as the engine serves them: the definitions
+// Actions and Remote schemas, built on the metadata API as far as the engine serves them: the definitions
 // from export_metadata, with delete / reload / invoke where the engine has the operation.
 import { useEffect, useState } from 'react';
 import { query } from '../api';
@@ -34,31 +34,6 @@ function Shell({ title, hint, error, status, children, pending, setPending, run,
         </Confirm>
       )}
     </div>
-  );
-}
-
-export function EventsPage(_: PageProps) {
-  const [m, reload, [run, busy, error]] = useMetadata();
-  const [pending, setPending] = useState<Pending | null>(null);
-  const [status, setStatus] = useState<string | null>(null);
-  const triggers = (m?.tables ?? []).flatMap((t) => (t.event_triggers ?? []).map((tr) => ({ table: t.table, trigger: tr })));
-  return (
-    <Shell title="Events" hint="Event triggers call a webhook when rows of a table change (create them with create_event_trigger)." error={error} status={status}
-      pending={pending} setPending={setPending} run={run} reload={reload}>
-      {m && triggers.length === 0 && <p>No event triggers.</p>}
-      {triggers.map(({ table, trigger }) => (
-        <div className="card" key={trigger.name}>
-          <div className="title-row">
-            <h4>{trigger.name} <span className="hint">on {qkey(table)}</span></h4>
-            {trigger.definition?.enable_manual && (
-              <button disabled={busy} onClick={() => run(async () => { const r = await query({ type: 'invoke_event_trigger', args: { name: trigger.name, payload: {} } }); setStatus(`Invoked ${trigger.name}: ${JSON.stringify(r)}`); })}>Invoke</button>
-            )}
-            <button className="danger" onClick={() => setPending({ label: `Delete event trigger ${trigger.name}`, body: { type: 'delete_event_trigger', args: { name: trigger.name } } })}>Delete</button>
-          </div>
-          <Json value={trigger} />
-        </div>
-      ))}
-    </Shell>
   );
 }
 
