@@ -80,7 +80,7 @@ export interface PgCatalog {
   /** Postgres server_version_num. */
   serverVersion: number;
   /**
-   * Rows of tables tracked as enums, keyed by qualifiedKey: read by src/metadata/enum-values.ts, not by the one
+   * Rows of tables tracked as enums, keyed by qualifiedKey: read by src/catalog/enum-values.ts, not by the one
    * introspection query, and refreshed only when the original engine would (reload, metadata changes).
    */
   enumValues?: Record<string, Array<{ value: string; comment: string | null }>>;

@@ -223,3 +223,7 @@ export interface OperationIR {
    */
   reusable: boolean;
 }
+
+const STRINGIFIED = new Set(['int8', 'numeric', 'float8', 'money']);
+/** ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES applies to these column types (bigserial is int8). */
+export const isStringifiedType = (t: string): boolean => STRINGIFIED.has(t);

@@ -13,9 +13,9 @@ import { buildSchemaCache, publicInconsistencies } from '../cache/build.js';
 import type { RunSqlArgs } from '../../events/commands.js';
 import { decideRunSql, shouldCheckMetadata } from '../../events/decide/sql.js';
 import type { Event } from '../../events/types.js';
-import type { Metadata } from '../../projections/metadata.js';
+import { enumTables, type Metadata } from '../../projections/metadata.js';
 import { evolve } from '../../projections/evolve.js';
-import { withEnumValues } from './enum-values.js';
+import { withEnumValues } from '../catalog/enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
 import { accessOf, operationOf, type Check, type Decision, type Operation } from './operations.js';
 import { Dml } from './dml/context.js';
@@ -218,7 +218,7 @@ class Run {
   private async freshCatalog(): Promise<void> {
     if (this.catalogFresh) return;
     const previous = this.catalog;
-    this.catalog = await withEnumValues(this.ctx.client, this.metadata, await introspectCatalog(this.ctx.client), [], previous);
+    this.catalog = await withEnumValues(this.ctx.client, enumTables(this.metadata), await introspectCatalog(this.ctx.client), [], previous);
     this.catalogFresh = true;
   }
 
@@ -227,7 +227,7 @@ class Run {
     const before = this.cache;
     let metadata = this.metadata;
     for (const e of events) metadata = evolve(metadata, e);
-    const catalog = await withEnumValues(this.ctx.client, metadata, this.catalog, enums, this.catalog);
+    const catalog = await withEnumValues(this.ctx.client, enumTables(metadata), this.catalog, enums, this.catalog);
     const cache = buildSchemaCache(metadata, catalog);
     enforce(check, before, cache);
     this.metadata = metadata;

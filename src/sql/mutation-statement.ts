@@ -9,7 +9,8 @@ import type { FieldIR, PgTypeRef, SelectIR, ValueIR } from '../ir/types.js';
 import { ident, join, literal, param, raw, sql, type SQL } from './builder.js';
 import { compileBoolExp } from './boolexp.js';
 import type { CompileContext } from './context.js';
-import { jsonObject, selectQuery } from './select.js';
+import { selectQuery } from './select.js';
+import { jsonObject } from './json.js';
 import { checkExpr, columnValue, MutationStatement, projectColumns, tableSql, valueParam } from './mutation-common.js';
 import { compileInsert, hasNestedInserts } from './mutation-insert.js';
 

@@ -3,9 +3,8 @@
 import type { OperationIR, RootFieldIR } from '../ir/types.js';
 import { compile, ident, join, sql, type CompiledSql, type SQL } from './builder.js';
 import { CompileContext } from './context.js';
-import { rootAggregate, rootSelect } from './select.js';
+import { rootAggregate, rootConnection, rootSelect } from './select.js';
 import { compileMutation } from './mutation-statement.js';
-import { rootConnection } from './relay.js';
 
 /** Static JSON text, or the index of a result column holding JSON text (SQL NULL splices as `null`). */
 export type Piece = string | number;

@@ -8,13 +8,16 @@
 //   json:  SELECT json_build_object('edges', json_agg(...ORDER BY "__rn"), 'pageInfo', ...) FROM (page) AS "a" <laterals>
 // hasPreviousPage: a base row comes before the page (the first page row is not row 1); hasNextPage: one comes after
 // it (its last row is not the base's last), as the original compares row numbers of the base and the page.
-import type { ConnectionIR, NodeIdIR, ValueIR } from '../ir/types.js';
+import type { ConnectionIR, FieldIR, NodeIdIR, ValueIR } from '../ir/types.js';
 import { empty, ident, join, literal, raw, sql, type SQL } from './builder.js';
 import { compileBoolExp, typedParam } from './boolexp.js';
 import type { CompileContext } from './context.js';
 import { sourceSql } from './functions.js';
 import { targetExpr } from './orderby.js';
-import { jsonObject, rowObject, type Nesting } from './select.js';
+import { jsonObject, type Nesting } from './json.js';
+
+/** Builds a row's JSON object (select.ts rowObject: passed in, as selects and connections nest in each other). */
+export type RowObject = (fields: ReadonlyArray<readonly [string, FieldIR]>, alias: string, ctx: CompileContext, laterals: SQL[]) => SQL;
 
 /** base64 of a json value's text without the line breaks Postgres's encoder adds every 76 characters. */
 const base64 = (json: SQL): SQL => sql`translate(encode(convert_to((${json})::text, 'UTF8'), 'base64'), chr(10), '')`;
@@ -62,7 +65,7 @@ function splitCondition(c: ConnectionIR, alias: string): SQL | null {
   return build(0);
 }
 
-export function connectionQuery(c: ConnectionIR, alias: string, nest: Nesting, ctx: CompileContext): SQL {
+export function connectionQuery(c: ConnectionIR, alias: string, nest: Nesting, ctx: CompileContext, rowObject: RowObject): SQL {
   const a = ident(alias);
   const items = c.args.orderBy;
   const dir = (i: number): SQL => raw(`${items[i].direction === 'asc' ? 'ASC' : 'DESC'} ${items[i].nulls === 'first' ? 'NULLS FIRST' : 'NULLS LAST'}`);
@@ -126,5 +129,3 @@ export function connectionQuery(c: ConnectionIR, alias: string, nest: Nesting, c
   return sql`SELECT ${jsonObject(pairs)} AS "json" FROM (${page}) AS ${a}${laterals}`;
 }
 
-export const rootConnection = (c: ConnectionIR, ctx: CompileContext): SQL =>
-  connectionQuery(c, '_root', { parentAlias: null, joinCond: null }, ctx);

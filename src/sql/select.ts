@@ -7,7 +7,7 @@
 // whole row (then the alias is a row of the table type); it orders only when LIMIT/OFFSET/DISTINCT ON need it, and
 // json_agg orders the output. Order expressions only mention the alias, which names the table inside the base and
 // the base outside, so one compiled ORDER BY serves both levels.
-import type { AggregateIR, FieldIR, SelectArgsIR, SelectIR, SelectSource, ValueIR } from '../ir/types.js';
+import type { AggregateIR, ConnectionIR, FieldIR, SelectArgsIR, SelectIR, SelectSource, ValueIR } from '../ir/types.js';
 import { empty, ident, join, literal, raw, sql, value, type SQL } from './builder.js';
 import type { CompileContext } from './context.js';
 import { functionCall, sourceSql } from './functions.js';
@@ -17,23 +17,8 @@ import { compileBoolExp, relationshipJoin, typedParam } from './boolexp.js';
 import { aggregateCall, countExpr } from './aggregate.js';
 import { aggregateColumns, selectColumns } from './columns.js';
 import { connectionQuery, nodeIdExpr } from './relay.js';
+import { jsonObject, ROOT, type Nesting } from './json.js';
 
-/** Where a nested select hangs: the parent's row alias and, for relationships, the join condition. */
-export interface Nesting {
-  parentAlias: string | null;
-  joinCond: SQL | null;
-}
-
-const ROOT: Nesting = { parentAlias: null, joinCond: null };
-
-/** json_build_object takes at most 100 arguments; wider objects are concatenated as text (keys stay in order). */
-const MAX_PAIRS = 50;
-
-export function jsonObject(pairs: ReadonlyArray<readonly [string, SQL]>): SQL {
-  if (pairs.length <= MAX_PAIRS) return sql`json_build_object(${join(pairs.map(([k, v]) => sql`${literal(k)}, ${v}`), ', ')})`;
-  const parts = pairs.map(([k, v], i) => sql`${literal(`${i === 0 ? '{' : ','}${JSON.stringify(k)}:`)} || coalesce(to_json(${v})::text, 'null')`);
-  return sql`(${join(parts, ' || ')} || '}')::json`;
-}
 
 /**
  * A literal LIMIT/OFFSET is written into the text (a checked integer): with `LIMIT $1` Postgres's generic plan
@@ -125,7 +110,7 @@ export function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, ali
         return [key, nodeIdExpr(f, alias)];
       case 'array_connection': {
         const a = ctx.alias(key);
-        return [key, lateral(a, connectionQuery(f.connection, a, { parentAlias: alias, joinCond: relationshipJoin(f.relationship, alias, a) }, ctx))];
+        return [key, lateral(a, connectionQuery(f.connection, a, { parentAlias: alias, joinCond: relationshipJoin(f.relationship, alias, a) }, ctx, rowObject))];
       }
     }
   });
@@ -182,3 +167,6 @@ export function aggregateQuery(agg: AggregateIR, alias: string, nest: Nesting, c
 export const rootSelect = (sel: SelectIR, single: boolean, ctx: CompileContext): SQL => selectQuery(sel, '_root', single, ROOT, ctx);
 
 export const rootAggregate = (agg: AggregateIR, ctx: CompileContext): SQL => aggregateQuery(agg, '_root', ROOT, ctx);
+
+/** A root Relay connection (its edges' nodes are rows built by rowObject). */
+export const rootConnection = (c: ConnectionIR, ctx: CompileContext): SQL => connectionQuery(c, '_root', ROOT, ctx, rowObject);

@@ -4,10 +4,10 @@ import type pg from 'pg';
 import type { PgCatalog } from '../catalog/types.js';
 import { buildState, type EngineState } from '../cache/state.js';
 import { qualifiedKey } from '../core/names.js';
-import { introspectForMetadata, withEnumValues } from '../metadata/enum-values.js';
+import { introspectWithEnums, withEnumValues } from '../catalog/enum-values.js';
 import type { LoggedEvent } from '../../events/log.js';
 import { own, type EventType } from '../../events/types.js';
-import { emptyMetadata, type Metadata } from '../../projections/metadata.js';
+import { emptyMetadata, enumTables, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
 import { remoteSchemas } from '../../events/decide/remote-schemas.js';
 import { ensureIntrospected } from '../remote/store.js';
@@ -94,10 +94,10 @@ export const projector: Projector = {
   fold: (metadata, events) => fold(metadata, events),
   async catalogFor(client, metadata, events, previous) {
     // Remote schemas are introspected at start-up and on reload_metadata with reload_remote_schemas (then kept).
-    const reload = previous === null || events.some((e) => e.type === 'metadata_reloaded' && (e.data as { reload_remote_schemas?: boolean }).reload_remote_schemas === true);
+    const reload = previous === null || events.some((e) => e.type === 'metadata_reloaded' && e.data.reload_remote_schemas);
     await ensureIntrospected(remoteSchemas(metadata), reload);
-    if (previous === null || needsCatalog(events, previous)) return introspectForMetadata(client, metadata);
-    return withEnumValues(client, metadata, previous, changedEnums(events), previous);
+    if (previous === null || needsCatalog(events, previous)) return introspectWithEnums(client, enumTables(metadata));
+    return withEnumValues(client, enumTables(metadata), previous, changedEnums(events), previous);
   },
   buildState,
 };

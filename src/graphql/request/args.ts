@@ -5,7 +5,7 @@ import type { PgFunctionArg } from '../../catalog/types.js';
 import type { BoolExpIR, FunctionArgIR, SelectArgsIR, ValueIR } from '../../ir/types.js';
 import type { TableView } from '../schema/context.js';
 import { concrete, ve, type Parsed } from './input.js';
-import { andIR } from './permission.js';
+import { andIR } from '../../ir/permission.js';
 import { orderByIR } from './orderby.js';
 import { whereIR } from './where.js';
 import { INT8, permFilter, plain, valueIR, type Translator } from './translator.js';

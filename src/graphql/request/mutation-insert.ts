@@ -8,7 +8,7 @@ import type { InsertIR, InsertRowIR, OnConflictIR } from '../../ir/mutation.js';
 import type { ValueIR } from '../../ir/types.js';
 import { insertAccess, updateAccess } from '../schema/mutation-access.js';
 import { ve, type Parsed } from './input.js';
-import { andIR } from './permission.js';
+import { andIR } from '../../ir/permission.js';
 import { whereIR, type Translator } from './translate.js';
 import {
   enumValue, isNullValue, leafValue, listItems, objectFields, permissionIR, pgTypeOf, presetValues, viewOrStub,

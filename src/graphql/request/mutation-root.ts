@@ -10,7 +10,7 @@ import { deleteAccess, mutationFieldMetas, updateAccess, type MutationFieldMeta 
 import '../schema/mutation-fields.js';
 import { collectFields, fieldArgs, type CollectedField } from './collect.js';
 import { ve, type Parsed } from './input.js';
-import { andIR } from './permission.js';
+import { andIR } from '../../ir/permission.js';
 import { tableFields, whereIR, type Translator } from './translate.js';
 import { insertIR } from './mutation-insert.js';
 import { leafValue, objectFields, permissionIR, pgTypeOf, presetValues, TEXT, viewOrStub } from './mutation-values.js';

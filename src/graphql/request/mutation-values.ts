@@ -7,10 +7,9 @@ import type { TableView } from '../schema/context.js';
 import { typeNames } from '../schema/names.js';
 import { concrete, type Parsed } from './input.js';
 import { showScientific } from '../schema/scalars.js';
-import { permissionToIR } from './permission.js';
+import { permissionToIR, pgTypeOf, presetValue } from '../../ir/permission.js';
 import type { Translator } from './translate.js';
 
-export const pgTypeOf = (c: ColumnInfo): PgTypeRef => ({ type: c.type, typeSchema: c.typeSchema, array: c.isArray });
 export const TEXT: PgTypeRef = { type: 'text', typeSchema: 'pg_catalog', array: false };
 
 function plain(t: Translator, p: Parsed): unknown {
@@ -48,16 +47,9 @@ export function leafValue(t: Translator, p: Parsed, pgType: PgTypeRef): ValueIR 
   return { kind: 'literal', value: v, pgType };
 }
 
-const isSessionVar = (v: unknown): v is string => typeof v === 'string' && /^x-engine-/i.test(v);
 
 /** A permission preset value: a session variable reference or a static value (sent as Postgres text). */
-export function presetValue(v: unknown, c: ColumnInfo): ValueIR {
-  const pgType = pgTypeOf(c);
-  if (isSessionVar(v)) return { kind: 'session', name: v.toLowerCase(), pgType };
-  const json = c.type === 'json' || c.type === 'jsonb';
-  const text = v === null || v === undefined ? null : json || typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
-  return { kind: 'literal', value: text, pgType };
-}
+export { pgTypeOf };
 
 export function presetValues(t: TableInfo, presets: ColumnPresets): Array<[string, ValueIR]> {
   const out: Array<[string, ValueIR]> = [];

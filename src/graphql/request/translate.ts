@@ -13,7 +13,7 @@ import { NUMERIC_OPS } from '../schema/names.js';
 import { collectFields, fieldArgs, type CollectedField } from './collect.js';
 import { concrete, ve, type Parsed } from './input.js';
 import { parseJsonPath } from './jsonpath.js';
-import { andIR } from './permission.js';
+import { andIR } from '../../ir/permission.js';
 import { functionArgs, selectArgsIR } from './args.js';
 import { colPgType, objectType, permFilter, plain, valueIR, type Translator } from './translator.js';
 

@@ -7,7 +7,7 @@ import type { RoleSchema } from '../schema/build.js';
 import type { TableView } from '../schema/context.js';
 import type { CollectContext } from './collect.js';
 import { concrete, type Parsed } from './input.js';
-import { permissionToIR } from './permission.js';
+import { permissionToIR } from '../../ir/permission.js';
 
 export interface Translator {
   rs: RoleSchema;

@@ -5,7 +5,7 @@ import type { ColumnInfo } from '../../cache/types.js';
 import type { BoolExpIR, ComparisonOp, PgTypeRef, SpatialValueIR, ValueIR } from '../../ir/types.js';
 import type { TableView } from '../schema/context.js';
 import { concrete, type Parsed } from './input.js';
-import { andIR } from './permission.js';
+import { andIR } from '../../ir/permission.js';
 import { BOOL, FLOAT8, INT4, colPgType, fieldsOf, isNull, permFilter, valueIR, type Translator } from './translator.js';
 
 /** PostGIS operators whose right-hand side is an object (ST_DWithin, raster/geometry intersections). */

@@ -7,9 +7,8 @@ import type { RootFieldIR } from '../../ir/types.js';
 import type { CollectedField } from '../request/collect.js';
 import type { Translator } from '../request/translate.js';
 import type { FunctionView, RoleContext, TableView } from './context.js';
-import { aggregateType } from './aggregate.js';
 import { desc, rootFieldNames } from './names.js';
-import { argsArgument, functionArgsType, hasFields, selectArgs, tableObjectType } from './select.js';
+import { aggregateType, argsArgument, functionArgsType, hasFields, selectArgs, tableObjectType } from './select.js';
 import { columnType } from './types.js';
 
 /**

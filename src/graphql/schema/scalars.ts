@@ -20,15 +20,13 @@ const COMPARABLE = new Set([
   'date', 'timestamp', 'timestamptz', 'timetz', 'uuid',
 ]);
 const STRING_LIKE = new Set(['text', 'varchar', 'citext']);
-const STRINGIFIED = new Set(['int8', 'numeric', 'float8', 'money']);
 
 export const isNumericType = (t: string): boolean => NUMERIC.has(t);
 export const isComparableType = (t: string): boolean => COMPARABLE.has(t);
 export const isStringType = (t: string): boolean => STRING_LIKE.has(t);
 export const isJsonType = (t: string): boolean => t === 'json' || t === 'jsonb';
 export const isGeoType = (t: string): boolean => t === 'geometry' || t === 'geography';
-/** ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES applies to these (bigserial is int8). */
-export const isStringifiedType = (t: string): boolean => STRINGIFIED.has(t);
+export { isStringifiedType } from '../../ir/types.js';
 
 function jsonKind(v: unknown): string {
   if (v === null) return 'Null';

@@ -1,19 +1,19 @@
 // Table object types `<t>`, the select arguments (where, order_by, limit, offset, distinct_on), `<t>_select_column`,
-// and the arguments object `<fn>_args` of functions and computed fields.
+// the arguments object `<fn>_args` of functions and computed fields, and `<t>_aggregate`, `<t>_aggregate_fields`
+// and `<t>_<op>_fields` (in this module because a table type and its aggregate refer to each other).
 import {
-  GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString,
+  GraphQLBoolean, GraphQLEnumType, GraphQLFloat, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString,
   type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap, type GraphQLOutputType,
 } from 'graphql';
 import { graphqlBaseName, type QualifiedName } from '../../core/names.js';
 import type { PgFunctionArg } from '../../catalog/types.js';
 import type { ColumnInfo } from '../../cache/types.js';
 import type { ComputedView, RoleContext, TableView } from './context.js';
-import { aggregateType } from './aggregate.js';
 import { boolExpType } from './boolexp.js';
-import { desc } from './names.js';
-import { hasOrderBy, orderByType } from './orderby.js';
+import { AGGREGATE_OPS, desc } from './names.js';
+import { hasOrderBy, opColumns, orderByType } from './orderby.js';
 import { isJsonType, scalarName } from './scalars.js';
-import { columnType, named, scalarType, sortedMap } from './types.js';
+import { columnScalarName, columnType, named, scalarType, sortedMap } from './types.js';
 
 export function selectColumnEnum(ctx: RoleContext, view: TableView): GraphQLEnumType | null {
   if (view.columns.length === 0) return null;
@@ -116,3 +116,45 @@ export function tableObjectType(ctx: RoleContext, view: TableView): GraphQLObjec
 /** A table is usable in the schema only when its object type would have at least one field. */
 export const hasFields = (view: TableView): boolean =>
   view.columns.length + view.objectRels.size + view.arrayRels.size + view.computed.size > 0;
+
+export function aggregateType(ctx: RoleContext, view: TableView): GraphQLObjectType {
+  const name = view.names.aggregate;
+  return named(ctx, name, () => new GraphQLObjectType({
+    name,
+    description: desc.aggregate(view.info.name),
+    fields: () => ({
+      aggregate: { type: aggregateFieldsType(ctx, view) },
+      nodes: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(tableObjectType(ctx, view)))) },
+    }),
+  }));
+}
+
+function aggregateFieldsType(ctx: RoleContext, view: TableView): GraphQLObjectType {
+  const name = view.names.aggregateFields;
+  return named(ctx, name, () => new GraphQLObjectType({
+    name,
+    description: desc.aggregateFields(view.info.name),
+    fields: () => {
+      const countArgs: GraphQLFieldConfigArgumentMap = {};
+      const sc = selectColumnEnum(ctx, view);
+      if (sc) countArgs.columns = { type: new GraphQLList(new GraphQLNonNull(sc)) };
+      countArgs.distinct = { type: GraphQLBoolean };
+      const f: Array<[string, GraphQLFieldConfig<unknown, unknown>]> = [['count', { type: GraphQLInt, args: countArgs }]];
+      for (const op of AGGREGATE_OPS) {
+        const cols = opColumns(view, op);
+        if (cols.length === 0) continue;
+        const tn = view.names.opFields(op);
+        const t = named(ctx, tn, () => new GraphQLObjectType({
+          name: tn,
+          description: desc.opFields(op, view.info.name),
+          fields: () => sortedMap(cols.map((c) => {
+            const keep = op === 'sum' || op === 'max' || op === 'min';
+            return [c.graphqlName, { type: keep ? scalarType(ctx, columnScalarName(c)) : GraphQLFloat }];
+          })),
+        }));
+        f.push([op, { type: t }]);
+      }
+      return sortedMap(f);
+    },
+  }));
+}

@@ -6,7 +6,7 @@ import { formatPath, type PathSegment } from '../../core/json-path.js';
 import { displayName, toQualifiedName } from '../../core/names.js';
 import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import type { BoolExpIR, ComparisonOp, PgTypeRef, SpatialValueIR, ValueIR } from '../../ir/types.js';
-import { andIR } from '../../graphql/request/permission.js';
+import { andIR } from '../../ir/permission.js';
 import { Dml, dmlError, type SelectAccess } from './context.js';
 
 const ALIASES: Record<string, ComparisonOp> = { _ne: '_neq', _cne: '_cneq' };

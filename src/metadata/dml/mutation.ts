@@ -8,8 +8,8 @@ import type { MutationIR, MutationOutputIR, MutationResponseFieldIR, OnConflictI
 import type { BoolExpIR, FieldIR, PgTypeRef, ValueIR } from '../../ir/types.js';
 import { CompileContext } from '../../sql/context.js';
 import { compileMutation } from '../../sql/mutation-statement.js';
-import { andIR } from '../../graphql/request/permission.js';
-import { presetValue } from '../../graphql/request/mutation-values.js';
+import { andIR } from '../../ir/permission.js';
+import { presetValue } from '../../ir/permission.js';
 import { array, isObj, object, optional, parseFailed, required, string, stringList, tableName } from './args.js';
 import { WhereParser } from './boolexp.js';
 import { boolExpValues, Dml, dmlError, type SelectAccess } from './context.js';

@@ -7,7 +7,7 @@ import type { RelationshipInfo, TableInfo } from '../../cache/types.js';
 import type { AggregateIR, BoolExpIR, FieldIR, OrderByIR, OrderByTarget, SelectIR, ValueIR } from '../../ir/types.js';
 import { CompileContext } from '../../sql/context.js';
 import { rootAggregate, rootSelect } from '../../sql/select.js';
-import { andIR } from '../../graphql/request/permission.js';
+import { andIR } from '../../ir/permission.js';
 import { array, int, isObj, object, optional, parseFailed, required, string, stringList, tableName } from './args.js';
 import { WhereParser } from './boolexp.js';
 import { boolExpValues, Dml, dmlError, type SelectAccess } from './context.js';

@@ -1,8 +1,8 @@
 // Permission boolean expressions (metadata JSON, Postgres column names, `$op` or `_op` spellings, session variables
 // as `X-Engine-*` strings) → BoolExpIR. Computed once per table and role, reused by every request.
-import { qualifiedKey, toQualifiedName } from '../../core/names.js';
-import type { BoolExpJson, ColumnInfo, SchemaCache, TableInfo } from '../../cache/types.js';
-import type { BoolExpIR, ComparisonOp, PgTypeRef, SpatialValueIR, ValueIR } from '../../ir/types.js';
+import { qualifiedKey, toQualifiedName } from '../core/names.js';
+import type { BoolExpJson, ColumnInfo, SchemaCache, TableInfo } from '../cache/types.js';
+import type { BoolExpIR, ComparisonOp, PgTypeRef, SpatialValueIR, ValueIR } from './types.js';
 
 const OPS = new Set<string>([
   '_eq', '_neq', '_gt', '_lt', '_gte', '_lte', '_in', '_nin', '_like', '_nlike', '_ilike', '_nilike', '_similar', '_nsimilar',
@@ -138,4 +138,15 @@ export function permissionToIR(cache: SchemaCache, table: TableInfo, exp: BoolEx
     }
   }
   return andIR(items) ?? { kind: 'true' };
+}
+
+// Column presets (insert/update permissions' `set`): a session variable or a literal, typed as the column.
+export const pgTypeOf = (c: ColumnInfo): PgTypeRef => ({ type: c.type, typeSchema: c.typeSchema, array: c.isArray });
+
+export function presetValue(v: unknown, c: ColumnInfo): ValueIR {
+  const pgType = pgTypeOf(c);
+  if (isSessionVar(v)) return { kind: 'session', name: v.toLowerCase(), pgType };
+  const json = c.type === 'json' || c.type === 'jsonb';
+  const text = v === null || v === undefined ? null : json || typeof v === 'string' ? v : typeof v === 'object' ? JSON.stringify(v) : String(v);
+  return { kind: 'literal', value: text, pgType };
 }
