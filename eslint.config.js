@@ -10,10 +10,12 @@ const LAYERS = {
   auth: ['core'],
   remote: ['core'],
   cache: ['core', 'catalog', 'events', 'projections'],
-  ir: ['core', 'catalog', 'cache'],
+  ir: ['core', 'catalog', 'cache', 'events'],
   sql: ['core', 'catalog', 'cache', 'ir'],
-  graphql: ['core', 'catalog', 'cache', 'ir', 'auth', 'events', 'projections'],
-  execute: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'config'],
+  // graphql registers the action root fields (src/actions/register.ts): a folder-level cycle, no file-level one.
+  graphql: ['core', 'catalog', 'cache', 'ir', 'auth', 'events', 'projections', 'actions'],
+  actions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'events', 'projections', 'graphql', 'execute'],
+  execute: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'actions', 'config'],
   sync: ['core', 'catalog', 'cache', 'events', 'projections'],
   metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'remote', 'sync', 'events', 'projections'],
   http: [], // may import everything; nothing imports it
