@@ -7,7 +7,8 @@ import type { FieldIR, PgTypeRef } from '../ir/types.js';
 import type { RelationshipInfo } from '../cache/types.js';
 import { compile, empty, ident, join, literal, sql, type CompiledSql, type SQL } from './builder.js';
 import { CompileContext } from './context.js';
-import { jsonObject, rowObject } from './select.js';
+import { rowObject } from './select.js';
+import { jsonObject } from './json.js';
 import { typedParam, typeName } from './boolexp.js';
 
 /** The variable name under which the executor passes the handler's objects (a JSON array). */
