@@ -302,13 +302,6 @@ export const collectionArgs = {
   allowlist: z.object({ collection: nonEmptyText }),
 };
 
-/** The request envelope: `{type, args, version?}`. */
-export const queryEnvelope = z.object({
-  type: z.string(),
-  args: z.unknown().refine((a) => a !== undefined, { message: 'key "args" not found' }),
-  version: z.unknown().optional(),
-});
-
 export type RunSqlArgs = z.output<typeof args.run_sql>;
 
 /** A header sent to a webhook or remote: exactly one of a value and an env var (event triggers, remote schemas, actions). */

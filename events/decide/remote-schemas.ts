@@ -56,7 +56,6 @@ export const storedRemoteSchema = addArgs.transform(
   (a): RemoteSchemaMeta => ({ name: a.name, definition: storedDef(a.definition), ...(a.comment != null ? { comment: a.comment } : {}) }),
 );
 
-export const REMOTE_SCHEMA_OPS = new Set(['add_remote_schema', 'remove_remote_schema', 'reload_remote_schema']);
 
 export function parseRemoteSchemaCommand(type: string, raw: unknown): RemoteSchemaCommand | null {
   switch (type) {

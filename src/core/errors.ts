@@ -64,9 +64,6 @@ export class EngineError extends Error {
   }
 }
 
-export const engineError = (code: ErrorCode, message: string, options?: EngineErrorOptions): EngineError =>
-  new EngineError(code, message, options);
-
 export const isEngineError = (e: unknown): e is EngineError => e instanceof EngineError;
 
 /** Body of a /v1/query error. `internal` only when the caller may see it (admin, admin-internal-errors on). */

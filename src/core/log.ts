@@ -166,10 +166,6 @@ export const log: Logger = {
   wants: (t, lvl) => current.wants(t, lvl),
 };
 
-export function setLogger(logger: Logger): void {
-  current = logger;
-}
-
 /** Replaces the process-wide logger: level, sink (default stdout) and enabled user log types. */
 export function configureLog(level: Level | 'silent', sink?: Sink, types?: readonly string[]): void {
   current = createLogger({ level, sink, types });

@@ -55,6 +55,4 @@ export async function readJsonBody(req: IncomingMessage): Promise<unknown> {
   }
 }
 
-export const readText = (ctx: Koa.Context): Promise<string> => readBodyText(ctx.req);
-
 export const readJson = (ctx: Koa.Context): Promise<unknown> => readJsonBody(ctx.req);

@@ -6,7 +6,7 @@ import {
   GraphQLObjectType, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
   type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap,
 } from 'graphql';
-import { graphqlBaseName, qualifiedKey } from '../../core/names.js';
+import { graphqlBaseName } from '../../core/names.js';
 import type { ColumnInfo, SchemaCache } from '../../cache/types.js';
 import type { EngineState } from '../../cache/state.js';
 import type { RoleSchema } from '../schema/build.js';
@@ -198,6 +198,3 @@ export function relaySchema(state: EngineState, role: string): RoleSchema {
   return s;
 }
 
-/** The table views of a role's Relay schema by qualified key (node ids name their table). */
-export const relayTableByKey = (rs: RoleSchema, schema: string, name: string): TableView | undefined =>
-  rs.ctx.tables.get(qualifiedKey({ schema, name }));

@@ -1,6 +1,6 @@
 // Small helpers shared by the mutation translators: leaf values as ValueIR, permission presets, permission
 // expressions, and a stand-in select view for tables the role cannot select (their bool_exp has no columns).
-import type { BoolExpJson, ColumnInfo, ColumnPresets, TableInfo } from '../../cache/types.js';
+import type { BoolExpJson, ColumnPresets, TableInfo } from '../../cache/types.js';
 import { qualifiedKey } from '../../core/names.js';
 import type { BoolExpIR, PgTypeRef, ValueIR } from '../../ir/types.js';
 import type { TableView } from '../schema/context.js';
