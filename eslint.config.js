@@ -8,15 +8,16 @@ const LAYERS = {
   core: [],
   catalog: ['core', 'sql'], // the SQL builder only (zone below)
   auth: ['core'],
-  remote: ['core'],
   cache: ['core', 'catalog', 'events', 'projections'],
   ir: ['core', 'catalog', 'cache', 'events'],
   sql: ['core', 'catalog', 'cache', 'ir'],
   // graphql registers the action root fields (src/actions/register.ts): a folder-level cycle, no file-level one.
   graphql: ['core', 'catalog', 'cache', 'ir', 'auth', 'events', 'projections', 'actions'],
   actions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'events', 'projections', 'graphql', 'execute'],
-  execute: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'actions', 'config'],
-  sync: ['core', 'catalog', 'cache', 'events', 'projections'],
+  // Remote schemas: introspection, their part of the role schemas, and forwarding (registered into the schema cache).
+  remote: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'events', 'projections', 'graphql', 'execute'],
+  execute: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'actions', 'remote', 'config'],
+  sync: ['core', 'catalog', 'cache', 'events', 'projections', 'remote'],
   metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'remote', 'sync', 'events', 'projections'],
   http: [], // may import everything; nothing imports it
 };
