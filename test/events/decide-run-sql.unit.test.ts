@@ -1,0 +1,153 @@
+// Specs for the decisions made outside the per-family commands, written as given(events) / when(decision) /
+// then(events | error) (emmett's DeciderSpecification): run_sql's metadata check from two hand-made catalogs
+// (before and after the SQL), replace_metadata and drop_inconsistent_metadata.
+import test, { type ExecutionContext } from 'ava';
+import { EngineError } from '../../src/core/errors.js';
+import { qualifiedKey } from '../../src/core/names.js';
+import type { PgCatalog } from '../../src/catalog/types.js';
+import { decideRunSql } from '../../events/decide/sql.js';
+import { decideMetadata } from '../../events/decide/metadata.js';
+import { ev, type Event, type Metadata } from '../../events/types.js';
+import { fold } from '../../projections/replay.js';
+import { emptyMetadata } from '../../projections/metadata.js';
+import { blogCatalog } from './fixtures.js';
+
+const author = { schema: 'public', name: 'author' };
+const article = { schema: 'public', name: 'article' };
+const byAuthorName = { author: { name: { _eq: 'X-Engine-User-Id' } } };
+
+/** The blog tracked, both relationships, and a select permission on article that filters through one. */
+const BLOG: Event[] = [
+  ev('table_tracked', { table: author, is_enum: false, configuration: { custom_root_fields: {}, custom_column_names: {} } }),
+  ev('table_tracked', { table: article, is_enum: false, configuration: { custom_root_fields: {}, custom_column_names: {} } }),
+  ev('relationship_created', { table: article, kind: 'object', relationship: { name: 'author', using: { foreign_key_constraint_on: 'author_id' }, comment: null } }),
+  ev('relationship_created', {
+    table: author, kind: 'array',
+    relationship: { name: 'articles', using: { foreign_key_constraint_on: { table: article, column: 'author_id' } }, comment: null },
+  }),
+  ev('permission_created', {
+    table: article, kind: 'select', role: 'user', comment: null,
+    permission: { columns: ['id', 'title'], computed_fields: [], filter: byAuthorName, allow_aggregations: false },
+  }),
+];
+
+/** The catalog after the SQL: the same objects (same oids), changed by `change`. */
+function after(before: PgCatalog, change: (c: PgCatalog) => void): PgCatalog {
+  const c = structuredClone(before);
+  change(c);
+  return c;
+}
+
+const renameTable = (c: PgCatalog, from: string, to: string) => {
+  const t = c.tables[`public.${from}`];
+  delete c.tables[`public.${from}`];
+  t.name = { schema: 'public', name: to };
+  c.tables[qualifiedKey(t.name)] = t;
+};
+
+const run = (sql: string, cascade = false) => ({ sql, cascade, check_metadata_consistency: null, read_only: false });
+
+function given(...events: Event[]) {
+  const metadata: Metadata = fold(emptyMetadata(), events);
+  return {
+    when(decide: (m: Metadata) => Event[]) {
+      return {
+        then(t: ExecutionContext, expected: Event[]) {
+          t.deepEqual(decide(metadata), expected);
+        },
+        thenError(t: ExecutionContext, expected: { code: string; message: string; path: string }) {
+          const e = t.throws(() => decide(metadata), { instanceOf: EngineError }) as EngineError;
+          t.deepEqual({ code: e.code, message: e.message, path: e.path }, expected);
+        },
+      };
+    },
+  };
+}
+
+test('run_sql without the metadata check: only sql_ran, whatever changed', (t) => {
+  const before = blogCatalog();
+  const gone = after(before, (c) => delete c.tables['public.article']);
+  const r = { sql: 'drop table article', cascade: false, check_metadata_consistency: false, read_only: false };
+  given(...BLOG).when((m) => decideRunSql(r, before, gone, m)).then(t, [ev('sql_ran', r)]);
+});
+
+test('run_sql renaming a column: column_renamed, and the permission that names it through a relationship is rewritten', (t) => {
+  const before = blogCatalog();
+  const renamed = after(before, (c) => (c.tables['public.author'].columns[1].name = 'full_name'));
+  const r = run('alter table author rename column name to full_name');
+  given(...BLOG).when((m) => decideRunSql(r, before, renamed, m)).then(t, [
+    ev('sql_ran', r),
+    ev('column_renamed', { table: author, from: 'name', to: 'full_name' }),
+    ev('permission_updated', {
+      table: article, kind: 'select', role: 'user',
+      permission: { columns: ['id', 'title'], computed_fields: [], filter: { author: { full_name: { _eq: 'X-Engine-User-Id' } } }, allow_aggregations: false },
+    }),
+  ]);
+});
+
+test('run_sql renaming a tracked table: table_renamed', (t) => {
+  const before = blogCatalog();
+  const renamed = after(before, (c) => renameTable(c, 'article', 'post'));
+  const r = run('alter table article rename to post');
+  given(...BLOG).when((m) => decideRunSql(r, before, renamed, m)).then(t, [
+    ev('sql_ran', r),
+    ev('table_renamed', { from: article, to: { schema: 'public', name: 'post' } }),
+  ]);
+});
+
+test('run_sql dropping a table other objects depend on: dependency-error without cascade', (t) => {
+  const before = blogCatalog();
+  const dropped = after(before, (c) => delete c.tables['public.article']);
+  given(...BLOG).when((m) => decideRunSql(run('drop table article'), before, dropped, m)).thenError(t, {
+    code: 'dependency-error',
+    message: 'cannot drop due to the following dependent objects : relationship author.articles',
+    path: '$.args',
+  });
+});
+
+test('run_sql dropping that table with cascade: the dependents dropped first, then the table untracked', (t) => {
+  const before = blogCatalog();
+  const dropped = after(before, (c) => delete c.tables['public.article']);
+  const r = run('drop table article cascade', true);
+  given(...BLOG).when((m) => decideRunSql(r, before, dropped, m)).then(t, [
+    ev('sql_ran', r),
+    ev('relationship_dropped', { table: author, name: 'articles' }),
+    ev('table_untracked', { table: article }),
+  ]);
+});
+
+test('run_sql dropping a column a permission filters on (through a relationship): dependency-error naming it', (t) => {
+  const before = blogCatalog();
+  const dropped = after(before, (c) => {
+    const t = c.tables['public.author'];
+    t.columns = t.columns.filter((x) => x.name !== 'name');
+  });
+  given(...BLOG).when((m) => decideRunSql(run('alter table author drop column name'), before, dropped, m)).thenError(t, {
+    code: 'dependency-error',
+    message: 'cannot drop due to the following dependent objects : permission article.user.select',
+    path: '$.args',
+  });
+});
+
+test('replace_metadata: one metadata_replaced holding the new document', (t) => {
+  const doc = fold(emptyMetadata(), BLOG.slice(0, 1));
+  given(...BLOG).when((m) => decideMetadata({ op: 'replace_metadata', metadata: doc }, { metadata: m, catalog: blogCatalog() }))
+    .then(t, [ev('metadata_replaced', { metadata: doc })]);
+});
+
+test('drop_inconsistent_metadata: drops for the inconsistent objects, dependents first, actions last', (t) => {
+  const inconsistent = [
+    JSON.stringify(['table', 'public', 'article']),
+    JSON.stringify(['action', 'send_mail']),
+    JSON.stringify(['permission', 'public', 'article', 'user', 'select']),
+    JSON.stringify(['relationship', 'public', 'author', 'articles']),
+  ];
+  given(...BLOG).when((m) => decideMetadata({ op: 'drop_inconsistent_metadata' }, { metadata: m, catalog: blogCatalog(), inconsistent }))
+    .then(t, [
+      ev('permission_dropped', { table: article, kind: 'select', role: 'user' }),
+      ev('relationship_dropped', { table: author, name: 'articles' }),
+      ev('table_untracked', { table: article }),
+      ev('action_dropped', { name: 'send_mail', clear_data: false }),
+    ]);
+  given(...BLOG).when((m) => decideMetadata({ op: 'drop_inconsistent_metadata' }, { metadata: m, catalog: blogCatalog(), inconsistent: [] })).then(t, []);
+});
