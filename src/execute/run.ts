@@ -17,15 +17,8 @@ import { parseBody, type GraphQLRequest } from './request.js';
 import type { ActionRootIR } from '../ir/action.js';
 import { runActionRoot, type ActionEnv } from '../actions/execute.js';
 import type { ClientHeaders } from '../actions/call.js';
+import type { PreparedOperation } from '../graphql/prepare.js';
 
-/** What the GraphQL front (src/graphql/prepare.ts) gives back for one request. */
-export interface PreparedOperation {
-  ir: OperationIR;
-  /** Validates and coerces request variables against the operation's declarations (throws EngineError). */
-  coerceVariables(vars: Record<string, unknown> | null): Record<string, unknown>;
-  /** Set when the plan holds for every request of the same variable shape (Note [Shape-keyed plans]). */
-  coerceWithShape?(vars: Record<string, unknown> | null): { variables: Record<string, unknown>; shape: string };
-}
 
 export type PrepareFn = (
   state: EngineState,
