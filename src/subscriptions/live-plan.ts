@@ -5,7 +5,8 @@ import type { EngineState } from '../cache/state.js';
 import { EngineError } from '../core/errors.js';
 import type { GraphQLRequest } from '../execute/request.js';
 import { Lru, planKey } from '../execute/plan-cache.js';
-import type { ExecuteContext, PreparedOperation } from '../execute/run.js';
+import type { ExecuteContext } from '../execute/run.js';
+import type { PreparedOperation } from '../graphql/prepare.js';
 import { compileLiveQuery, type LiveQueryPlan } from '../sql/live.js';
 import { resolveParams } from '../sql/params.js';
 
