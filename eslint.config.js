@@ -18,7 +18,10 @@ const LAYERS = {
   remote: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'events', 'projections', 'graphql', 'execute'],
   execute: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'actions', 'remote', 'config'],
   sync: ['core', 'catalog', 'cache', 'events', 'projections', 'remote'],
-  metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'remote', 'sync', 'events', 'projections'],
+  // Event triggers' capture and delivery, and the live-query pollers.
+  triggers: ['core', 'catalog', 'cache', 'sql', 'events', 'projections'],
+  subscriptions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'execute', 'sync', 'config'],
+  metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'remote', 'triggers', 'sync', 'events', 'projections'],
   http: [], // may import everything; nothing imports it
 };
 const SRC = Object.keys(LAYERS);
