@@ -21,7 +21,7 @@ const LAYERS = {
   // Event triggers' capture and delivery, and the live-query pollers.
   triggers: ['core', 'catalog', 'cache', 'sql', 'events', 'projections'],
   subscriptions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'execute', 'sync', 'config'],
-  metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'remote', 'triggers', 'sync', 'events', 'projections'],
+  metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'actions', 'remote', 'triggers', 'sync', 'events', 'projections'],
   http: [], // may import everything; nothing imports it
 };
 const SRC = Object.keys(LAYERS);
