@@ -1,7 +1,8 @@
 // What both websocket protocols do with one operation: a query or mutation runs once (as over HTTP); a subscription
 // becomes a live query in the multiplexed pollers and is re-validated when the metadata changes.
 // Errors found before execution (parse, validation, permissions, variables) end the operation with `sink.error`;
-// execution errors are results: `{"data":null,"errors":[...]}` (SPEC-NOTES-runtime §1.2).
+// a query's or mutation's execution error is a result with HTTP's body (`{"errors":[...]}`), a live query's is
+// `{"data":null,"errors":[...]}` (SPEC-NOTES-runtime §2.2).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Session } from '../auth/session.js';
@@ -94,7 +95,8 @@ export async function startOperation(
   try {
     text = await planned.run();
   } catch (e) {
-    text = JSON.stringify({ data: null, errors: [errorObject(ws, endpoint, session, asEngineError(e))] });
+    // The same body as over HTTP (what the original's tests expect over websockets too).
+    text = JSON.stringify({ errors: [errorObject(ws, endpoint, session, asEngineError(e))] });
   }
   sink.data(text);
   sink.complete();

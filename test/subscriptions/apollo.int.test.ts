@@ -69,7 +69,7 @@ test('a query over the socket answers data then complete, as HTTP does', async (
   c.close();
 });
 
-test('a mutation over the socket answers data then complete; an execution error is data with data: null', async (t) => {
+test('a mutation over the socket answers data then complete; an execution error is data with the HTTP error body', async (t) => {
   const c = await open();
   await c.init(ADMIN);
   c.send({ id: 'm1', type: 'start', payload: { query: 'mutation { insert_note_one(object: {id: 10, body: "ten", owner: "u9"}) { id body } }' } });
@@ -78,7 +78,7 @@ test('a mutation over the socket answers data then complete; an execution error 
   c.send({ id: 'm2', type: 'start', payload: { query: 'mutation { insert_note_one(object: {id: 10, body: "again", owner: "u9"}) { id } }' } });
   const dup = await c.nextFor('m2');
   t.is(dup.type, 'data');
-  t.is(dup.payload.data, null);
+  t.false('data' in dup.payload, 'the HTTP body: errors only');
   t.is(dup.payload.errors[0].extensions.code, 'constraint-violation');
   t.regex(dup.payload.errors[0].message, /^Uniqueness violation\. /);
   t.deepEqual(await c.nextFor('m2'), { id: 'm2', type: 'complete' });
@@ -105,13 +105,15 @@ test('a validation error is an error message ({errors}) then complete; on /v1alp
   legacy.close();
 });
 
-test('a subscription with two root fields is refused', async (t) => {
+test('a subscription with two root fields is refused, unless it carries @_multiple_top_level_fields', async (t) => {
   const c = await open();
   await c.init(ADMIN);
   c.send({ id: 's', type: 'start', payload: { query: 'subscription { a: note { id } b: note { id } }' } });
   const m = await c.nextFor('s');
   t.is(m.type, 'error');
   t.deepEqual(m.payload.errors[0], { message: 'subscriptions must select one top level field', extensions: { path: '$', code: 'validation-failed' } });
+  c.send({ id: 'm', type: 'start', payload: { query: 'subscription @_multiple_top_level_fields { a: note_by_pk(id: 1) { id } b: note_by_pk(id: 2) { id } }' } });
+  t.deepEqual((await c.nextFor('m')).payload, { data: { a: { id: 1 }, b: { id: 2 } } });
   c.close();
 });
 
