@@ -97,11 +97,10 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
     metrics: new EngineMetrics(),
   };
-  registerRuntimeMetrics(rt.metrics, { pool, store, sync: () => rt.sync });
-
   const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;
   const websockets = attachWebsocketTransport(server, rt, options.websocket);
+  registerRuntimeMetrics(rt.metrics, { pool, store, sync: () => rt.sync, websockets });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(config.port, config.host === '*' ? undefined : config.host, () => resolve());

@@ -1,16 +1,19 @@
 // The engine's own sampled metrics, read at scrape time: Postgres pool, plan cache, metadata seq and sync lag,
-// the metadata listener; plus prom-client's process metrics (CPU, memory, event loop delay).
+// the metadata listener, websockets and live-query pollers, the event queue and pending async actions (from their
+// tables); plus prom-client's process metrics (CPU, memory, event loop delay).
 import { collectDefaultMetrics, Counter } from 'prom-client';
 import type pg from 'pg';
 import type { EngineMetrics } from './core/metrics.js';
 import { planCacheTotals, planCacheSizes } from './execute/plan-cache.js';
 import type { StateStore } from './sync/store.js';
 import type { MetadataSync } from './sync/listener.js';
+import type { WebsocketTransport } from './subscriptions/server.js';
 
 export interface MetricSources {
   pool: pg.Pool;
   store: StateStore;
   sync(): MetadataSync | null;
+  websockets: WebsocketTransport;
 }
 
 export function registerRuntimeMetrics(m: EngineMetrics, s: MetricSources): void {
@@ -41,6 +44,31 @@ export function registerRuntimeMetrics(m: EngineMetrics, s: MetricSources): void
   m.sampled('engine_metadata_sync_lag', 'Metadata versions this instance is behind the log.', async () => Math.max((await latestSeq(s.pool)) - Math.max(s.store.seq, 0), 0));
   m.sampled('engine_metadata_inconsistent_objects', 'Inconsistent metadata objects.', () => (s.store.ready ? s.store.get().cache.inconsistent.length : 0));
   m.sampled('engine_metadata_listener_connected', '1 while the LISTEN connection for metadata changes is up.', () => (s.sync()?.connected ? 1 : 0));
+  m.sampled('engine_websocket_connections', 'Open websocket connections.', () => s.websockets.connections);
+  const live = (k: 'pollers' | 'subscribers' | 'polls') => () => s.websockets.live.stats()[k];
+  m.sampled('engine_live_query_pollers', 'Live-query pollers (one per distinct query).', live('pollers'));
+  m.sampled('engine_live_query_subscriptions', 'Active live-query subscriptions.', live('subscribers'));
+  new Counter({
+    name: 'engine_live_query_polls_total', help: 'Live-query refetch rounds.', registers: [m.registry],
+    collect() {
+      this.reset();
+      this.inc(s.websockets.live.stats().polls);
+    },
+  });
+  m.sampled('engine_event_queue_depth', 'Event trigger events waiting for delivery.', () =>
+    count(s.pool, 'SELECT count(*)::text AS n FROM engine_catalog.event_log WHERE NOT delivered AND NOT error AND NOT archived'));
+  m.sampled('engine_async_actions_pending', 'Async action calls not finished yet.', () =>
+    count(s.pool, "SELECT count(*)::text AS n FROM engine_catalog.hdb_action_log WHERE status IN ('created', 'processing')"));
+}
+
+/** A count from the database at scrape time (NaN when it cannot be read). */
+async function count(pool: pg.Pool, text: string): Promise<number> {
+  try {
+    const r = await pool.query<{ n: string }>(text);
+    return Number(r.rows[0]?.n ?? 0);
+  } catch {
+    return Number.NaN;
+  }
 }
 
 async function latestSeq(pool: pg.Pool): Promise<number> {

@@ -3,6 +3,7 @@
 // /healthz?strict=true failing while the metadata listener cannot reconnect, and recovering after.
 import test from 'ava';
 import pg from 'pg';
+import WebSocket from 'ws';
 import { baseDatabaseUrl, createTestDatabase } from '../helpers/db.js';
 import { request, startTestEngine, type TestEngine } from '../helpers/engine.js';
 
@@ -77,6 +78,24 @@ test.serial('pool, metadata and process gauges', async (t) => {
   t.true((m.get('engine_pg_pool_connections{state="idle"}') ?? 0) >= 1);
   t.true(m.has('engine_pg_pool_connections{state="in_use"}'));
   t.true((m.get('engine_process_resident_memory_bytes') ?? 0) > 1e6);
+  t.is(m.get('engine_event_queue_depth'), 0);
+  t.is(m.get('engine_async_actions_pending'), 0);
+  t.is(m.get('engine_live_query_subscriptions'), 0);
+});
+
+test.serial('websocket connections are counted while open', async (t) => {
+  t.is((await scrape()).get('engine_websocket_connections'), 0);
+  const socket = new WebSocket(`${e.url.replace('http:', 'ws:')}/v1/graphql`, 'graphql-transport-ws');
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  t.is((await scrape()).get('engine_websocket_connections'), 1);
+  const closed = new Promise((r) => socket.once('close', r));
+  socket.close();
+  await closed;
+  for (let i = 0; i < 50 && (await scrape()).get('engine_websocket_connections') !== 0; i++) await new Promise((r) => setTimeout(r, 50));
+  t.is((await scrape()).get('engine_websocket_connections'), 0);
 });
 
 test.serial('auth: admin secret or metrics secret; not a role, not a wrong secret', async (t) => {
