@@ -11,6 +11,13 @@ import { mapExecutionError } from '../execute/pg-errors.js';
 import { callHandler, type ClientHeaders } from './call.js';
 import { enqueueAction } from './log.js';
 
+/**
+ * Errors of action calls. The original reports them as it reports errors found before execution: over websockets
+ * the payload is `{"errors":[...]}` without `"data": null` (the peer suite's websocket action cases).
+ */
+const actionErrors = new WeakSet<object>();
+export const isActionError = (e: unknown): boolean => typeof e === 'object' && e !== null && actionErrors.has(e);
+
 export interface ActionEnv {
   pool: pg.Pool;
   session: Session;
@@ -93,6 +100,15 @@ async function shapeOutput(env: ActionEnv, out: ActionOutputIR, value: unknown):
 }
 
 export async function runActionRoot(env: ActionEnv, ir: ActionRootIR): Promise<string> {
+  try {
+    return await runAction(env, ir);
+  } catch (e) {
+    if (typeof e === 'object' && e !== null) actionErrors.add(e);
+    throw e;
+  }
+}
+
+async function runAction(env: ActionEnv, ir: ActionRootIR): Promise<string> {
   switch (ir.kind) {
     case 'action': {
       const input = renderArgs(ir.call.input, env);

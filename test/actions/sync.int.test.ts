@@ -4,6 +4,7 @@
 import test from 'ava';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { startHandler, type Handler } from './handler.js';
+import { WsClient } from '../helpers/ws.js';
 
 let e: TestEngine;
 let h: Handler;
@@ -243,4 +244,16 @@ test.serial('a handler URL template needs its environment variable: refused on c
     ['action', 'templ', 'Value for environment variables not found: H12_LATER'],
   ]);
   t.is((await e.query({ type: 'drop_action', args: { name: 'templ' } })).status, 200);
+});
+
+test('over a websocket: an action answers data then complete; its error is {errors} without data, as the original', async (t) => {
+  const c = await WsClient.open(e.url, '/v1/graphql', 'graphql-ws');
+  await c.init({});
+  c.send({ id: 'ok', type: 'start', payload: { query: 'mutation { mirror(arg: {id: 5, name: "ws"}) { id name } }' } });
+  t.deepEqual(await c.nextFor('ok'), { id: 'ok', type: 'data', payload: { data: { mirror: { id: 5, name: 'ws' } } } });
+  t.deepEqual(await c.nextFor('ok'), { id: 'ok', type: 'complete' });
+  c.send({ id: 'bad', type: 'start', payload: { query: 'mutation { fail4xx(arg: {id: 1}) { id } }' } });
+  t.deepEqual(await c.nextFor('bad'), { id: 'bad', type: 'data', payload: err('no such thing', 'my-code') });
+  t.deepEqual(await c.nextFor('bad'), { id: 'bad', type: 'complete' });
+  c.close();
 });
