@@ -7,16 +7,10 @@ import type { ActionOutputIR, ActionRootIR, InputTemplate } from '../ir/action.j
 import type { CompiledSql } from '../sql/builder.js';
 import { ACTION_ID, ACTION_RESPONSE, compileActionOutput, compileActionStatus } from '../sql/action.js';
 import { resolveParams } from '../sql/params.js';
+import { valueAt } from '../core/json-path.js';
 import { mapExecutionError } from '../execute/pg-errors.js';
 import { callHandler, type ClientHeaders } from './call.js';
 import { enqueueAction } from './log.js';
-
-/**
- * Errors of action calls. The original reports them as it reports errors found before execution: over websockets
- * the payload is `{"errors":[...]}` without `"data": null` (the peer suite's websocket action cases).
- */
-const actionErrors = new WeakSet<object>();
-export const isActionError = (e: unknown): boolean => typeof e === 'object' && e !== null && actionErrors.has(e);
 
 export interface ActionEnv {
   pool: pg.Pool;
@@ -29,14 +23,6 @@ export interface ActionEnv {
   setCookie: string[];
 }
 
-function dig(root: unknown, path: ReadonlyArray<string | number>): unknown {
-  let cur = root;
-  for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[seg];
-  }
-  return cur;
-}
 
 /** The JSON of an input template; a variable missing from the request leaves its field out (as GraphQL does). */
 export function renderInput(tpl: InputTemplate, env: Pick<ActionEnv, 'variables' | 'rawVariables'>): unknown {
@@ -53,8 +39,8 @@ export function renderInput(tpl: InputTemplate, env: Pick<ActionEnv, 'variables'
     }
     case 'variable': {
       const raw = env.rawVariables ?? {};
-      if (Object.prototype.hasOwnProperty.call(raw, tpl.name)) return dig(raw[tpl.name], tpl.path);
-      return Object.prototype.hasOwnProperty.call(env.variables, tpl.name) ? dig(env.variables[tpl.name], tpl.path) : undefined;
+      if (Object.prototype.hasOwnProperty.call(raw, tpl.name)) return valueAt(raw[tpl.name], tpl.path);
+      return Object.prototype.hasOwnProperty.call(env.variables, tpl.name) ? valueAt(env.variables[tpl.name], tpl.path) : undefined;
     }
   }
 }
@@ -100,15 +86,6 @@ async function shapeOutput(env: ActionEnv, out: ActionOutputIR, value: unknown):
 }
 
 export async function runActionRoot(env: ActionEnv, ir: ActionRootIR): Promise<string> {
-  try {
-    return await runAction(env, ir);
-  } catch (e) {
-    if (typeof e === 'object' && e !== null) actionErrors.add(e);
-    throw e;
-  }
-}
-
-async function runAction(env: ActionEnv, ir: ActionRootIR): Promise<string> {
   switch (ir.kind) {
     case 'action': {
       const input = renderArgs(ir.call.input, env);

@@ -18,3 +18,13 @@ export function formatPath(segments: readonly PathSegment[]): string {
 export function extendPath(path: string, ...segments: PathSegment[]): string {
   return path + formatPath(segments).slice(1);
 }
+
+/** The value at `path` under `root` (undefined when the path leaves the JSON objects/arrays). */
+export function valueAt(root: unknown, path: readonly PathSegment[]): unknown {
+  let cur = root;
+  for (const seg of path) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    cur = (cur as Record<string | number, unknown>)[seg];
+  }
+  return cur;
+}

@@ -21,18 +21,19 @@ export interface GraphQLRequestContext {
   clientHeaders?: Record<string, string | string[] | undefined>;
 }
 
-const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, options);
-// With the allow-list on, a plan is only made (and cached per role, query and state) for an allowed query.
-const prepareAllowlisted: PrepareFn = (state, session, request, options) => {
+/** With the allow-list on, a plan is only made (and cached per role, query and state) for an allowed query. */
+export const allowlisted = (prepareFn: PrepareFn): PrepareFn => (state, session, request, options) => {
   checkAllowlist(state.metadata, session.role, request.query);
-  return prepareOperation(state, session, request, options);
+  return prepareFn(state, session, request, options);
 };
+const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, options);
+const prepareAllowlisted = allowlisted(prepare);
 
 const showInternal = (session: Session, config: ServerConfig): boolean =>
   config.devMode || (session.role === 'admin' && config.adminInternalErrors);
 
-/** The executor's context for a GraphQL request over a websocket (its `reply` is dropped; no remote fields). */
-export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionReply = { setCookie: [] }): ExecuteContext {
+/** What the executor's context holds on every GraphQL endpoint; each passes its own front (with and without the allow-list). */
+export function baseExecuteContext(ctx: GraphQLRequestContext, front: PrepareFn, frontAllowlisted: PrepareFn): ExecuteContext {
   return {
     pool: ctx.pool,
     state: ctx.state,
@@ -41,10 +42,13 @@ export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionR
     planCacheSize: ctx.config.queryPlanCacheSize,
     showInternal: showInternal(ctx.session, ctx.config),
     requestId: ctx.requestId,
-    prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
-    clientHeaders: ctx.clientHeaders ?? null,
-    reply,
+    prepare: ctx.config.enableAllowlist ? frontAllowlisted : front,
   };
+}
+
+/** The executor's context for a GraphQL request (over a websocket its `reply` is dropped and it has no remote fields). */
+export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionReply = { setCookie: [] }): ExecuteContext {
+  return { ...baseExecuteContext(ctx, prepare, prepareAllowlisted), clientHeaders: ctx.clientHeaders ?? null, reply };
 }
 
 /** One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an array). */
@@ -59,19 +63,7 @@ export async function handleGraphQLRequest(
     ? { state: ctx.state, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: internal, setCookie: reply.setCookie }
     : null;
   const r = await executeGraphQL(
-    {
-      pool: ctx.pool,
-      state: ctx.state,
-      session: ctx.session,
-      stringifyNumeric: ctx.config.stringifyNumericTypes,
-      planCacheSize: ctx.config.queryPlanCacheSize,
-      showInternal: internal,
-      requestId: ctx.requestId,
-      prepare: ctx.config.enableAllowlist ? prepareAllowlisted : prepare,
-      clientHeaders: ctx.clientHeaders ?? null,
-      reply,
-      ...(rc ? { remote: (req, raw, db) => remoteAnswer(rc, req, raw, db) } : {}),
-    },
+    { ...graphqlExecuteContext(ctx, reply), ...(rc ? { remote: (req, raw, db) => remoteAnswer(rc, req, raw, db) } : {}) },
     body,
   );
   // A sync action handler's or a remote's Set-Cookie reaches the client (one header each); a failed action call

@@ -1,5 +1,6 @@
 // Parameter values: JSON values (literals, GraphQL variables, session values) → what pg sends as `$n` text.
 import { EngineError } from '../core/errors.js';
+import { valueAt } from '../core/json-path.js';
 import type { PgTypeRef, ValueIR } from '../ir/types.js';
 import type { ParamSlot } from './builder.js';
 
@@ -49,14 +50,6 @@ export interface ParamSource {
   sessionVariables: Record<string, string>;
 }
 
-function dig(root: unknown, path: ReadonlyArray<string | number>): unknown {
-  let cur = root;
-  for (const seg of path) {
-    if (cur === null || typeof cur !== 'object') return undefined;
-    cur = (cur as Record<string | number, unknown>)[seg];
-  }
-  return cur;
-}
 
 /** The values of a statement's parameters for one execution. */
 export function resolveParams(slots: readonly ParamSlot[], src: ParamSource): unknown[] {
@@ -66,7 +59,7 @@ export function resolveParams(slots: readonly ParamSlot[], src: ParamSource): un
         return s.value;
       case 'variable': {
         const root = Object.prototype.hasOwnProperty.call(src.variables, s.name) ? src.variables[s.name] : undefined;
-        let v = dig(root, s.path);
+        let v = valueAt(root, s.path);
         if (v === undefined) v = s.defaultValue;
         return toPgParam(v, s.pgType);
       }
