@@ -48,7 +48,10 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: PrepareFn,
 
 /** The executor's context for a GraphQL request (over a websocket its `reply` is dropped and it has no remote fields). */
 export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionReply = { setCookie: [] }): ExecuteContext {
-  return { ...baseExecuteContext(ctx, prepare, prepareAllowlisted), clientHeaders: ctx.clientHeaders ?? null, reply };
+  const ec = baseExecuteContext(ctx, prepare, prepareAllowlisted);
+  ec.clientHeaders = ctx.clientHeaders ?? null;
+  ec.reply = reply;
+  return ec;
 }
 
 /** One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an array). */
@@ -62,10 +65,9 @@ export async function handleGraphQLRequest(
   const rc: RemoteContext | null = ctx.state.metadata.remote_schemas.length
     ? { state: ctx.state, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: internal, setCookie: reply.setCookie }
     : null;
-  const r = await executeGraphQL(
-    { ...graphqlExecuteContext(ctx, reply), ...(rc ? { remote: (req, raw, db) => remoteAnswer(rc, req, raw, db) } : {}) },
-    body,
-  );
+  const ec = graphqlExecuteContext(ctx, reply);
+  if (rc) ec.remote = (req, raw, db) => remoteAnswer(rc, req, raw, db);
+  const r = await executeGraphQL(ec, body);
   // A sync action handler's or a remote's Set-Cookie reaches the client (one header each); a failed action call
   // gives /v1alpha1 its status.
   const out = reply.setCookie.length ? { ...r, setCookie: reply.setCookie } : r;
