@@ -46,11 +46,21 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: PrepareFn,
   };
 }
 
-/** The executor's context for a GraphQL request (over a websocket its `reply` is dropped and it has no remote fields). */
+/**
+ * The executor's context for a GraphQL request on /v1/graphql or /v1alpha1/graphql, over HTTP or a websocket (there
+ * `reply` is dropped: a websocket has no response headers). Requests selecting remote-schema fields go to src/remote
+ * (only states with remote schemas pay for the check).
+ */
 export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionReply = { setCookie: [] }): ExecuteContext {
   const ec = baseExecuteContext(ctx, prepare, prepareAllowlisted);
   ec.clientHeaders = ctx.clientHeaders ?? null;
   ec.reply = reply;
+  if (ctx.state.metadata.remote_schemas.length) {
+    const rc: RemoteContext = {
+      state: ctx.state, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: ec.showInternal, setCookie: reply.setCookie,
+    };
+    ec.remote = (req, raw, db) => remoteAnswer(rc, req, raw, db);
+  }
   return ec;
 }
 
@@ -60,14 +70,7 @@ export async function handleGraphQLRequest(
   body: unknown,
 ): Promise<GraphQLResult & { errorStatus?: number; setCookie?: string[] }> {
   const reply: ActionReply = { setCookie: [] };
-  const internal = showInternal(ctx.session, ctx.config);
-  // Requests selecting remote-schema fields go to src/remote (only states with remote schemas pay for the check).
-  const rc: RemoteContext | null = ctx.state.metadata.remote_schemas.length
-    ? { state: ctx.state, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: internal, setCookie: reply.setCookie }
-    : null;
-  const ec = graphqlExecuteContext(ctx, reply);
-  if (rc) ec.remote = (req, raw, db) => remoteAnswer(rc, req, raw, db);
-  const r = await executeGraphQL(ec, body);
+  const r = await executeGraphQL(graphqlExecuteContext(ctx, reply), body);
   // A sync action handler's or a remote's Set-Cookie reaches the client (one header each); a failed action call
   // gives /v1alpha1 its status.
   const out = reply.setCookie.length ? { ...r, setCookie: reply.setCookie } : r;

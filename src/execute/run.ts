@@ -328,9 +328,17 @@ export interface GraphQLResult {
 
 const errorText = (ctx: ExecuteContext, err: EngineError): string => JSON.stringify({ errors: [graphqlErrorObject(err, ctx.showInternal)] });
 
+/**
+ * The answer of a request that selects remote-schema fields (through ctx.remote), or null when it selects none.
+ * HTTP and websockets both go through here; the database part of a mixed request is answered without the hook.
+ */
+export function remoteRequest(ctx: ExecuteContext, req: GraphQLRequest, raw: unknown): Promise<string> | null {
+  return ctx.remote?.(req, raw, async (part) => (await answer({ ...ctx, remote: undefined }, part)).body) ?? null;
+}
+
 async function answer(ctx: ExecuteContext, req: GraphQLRequest, raw?: unknown): Promise<GraphQLResult> {
   try {
-    const viaRemote = ctx.remote?.(req, raw, async (part) => (await answer({ ...ctx, remote: undefined }, part)).body);
+    const viaRemote = remoteRequest(ctx, req, raw);
     if (viaRemote) return { status: 200, body: await viaRemote, request: req };
     return { status: 200, body: await executeOne(ctx, req), request: req };
   } catch (e) {

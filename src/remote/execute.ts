@@ -34,7 +34,8 @@ export type Answer = (req: GraphQLRequest) => Promise<string>;
 
 /**
  * The answer of a request that selects remote fields, or null when it selects none (or cannot even be parsed:
- * the usual path reports that). `raw` is the request object as the client sent it.
+ * the usual path reports that). `raw` is the request object as the client sent it. Throws EngineError before
+ * execution (a subscription); a remote's failure is an errors body.
  */
 export function remoteAnswer(ctx: RemoteContext, req: GraphQLRequest, raw: unknown, db: Answer): Promise<string> | null {
   const rs = roleSchema(ctx.state, ctx.session.role);
@@ -56,9 +57,8 @@ export function remoteAnswer(ctx: RemoteContext, req: GraphQLRequest, raw: unkno
   const rootName = op.operation === 'mutation' ? MUTATION_ROOT : op.operation === 'subscription' ? 'subscription_root' : QUERY_ROOT;
   const { owners, direct } = rootOwners({ doc, op, rootName, owner });
   if (owners.every((o) => o === null)) return null;
-  if (op.operation === 'subscription') {
-    return Promise.resolve(errorBody(ctx, new EngineError('not-supported', 'subscription to remote server is not supported')));
-  }
+  // Thrown: a pre-execution error (HTTP answers it as an errors body, a websocket with an `error` message).
+  if (op.operation === 'subscription') throw new EngineError('not-supported', 'subscription to remote server is not supported');
   const remotes = remoteSchemas(ctx.state.metadata);
   if (owners.length === 1 && direct) return forward(ctx, remoteOf(remotes, owners[0]!), JSON.stringify(raw));
   const split = splitOperation({

@@ -2,7 +2,7 @@
 // connection_init → connection_ack + ka (or connection_error), ka every few seconds, start → data…/error + complete,
 // stop, connection_terminate. Framing is the `ws` library's; this file is only the message layer.
 import type { WebSocket } from 'ws';
-import type { Session } from '../auth/session.js';
+import { websocketHeaders, type Session } from '../auth/session.js';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { parseRequest, type GraphQLRequest } from '../execute/request.js';
@@ -17,7 +17,7 @@ export interface ConnectionOptions {
 
 type ClientMessage =
   | { type: 'connection_init'; payload: unknown }
-  | { type: 'start'; id: string; payload: GraphQLRequest }
+  | { type: 'start'; id: string; payload: GraphQLRequest; raw: unknown }
   | { type: 'stop'; id: string }
   | { type: 'connection_terminate' };
 
@@ -45,7 +45,7 @@ export function parseClientMessage(raw: string): ClientMessage | string {
       const i = id();
       if (i === null) return 'Error in $: key "id" not found';
       try {
-        return { type: 'start', id: i, payload: parseRequest(m.payload, ['payload']) };
+        return { type: 'start', id: i, payload: parseRequest(m.payload, ['payload']), raw: m.payload };
       } catch (e) {
         return `Error in ${(e as EngineError).path}: ${(e as Error).message}`;
       }
@@ -63,6 +63,7 @@ interface Op {
 /** Serves one socket until it closes. */
 export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: Endpoint, options: ConnectionOptions): void {
   let session: Session | null = null;
+  let initHeaders: Record<string, string> = {};
   let initError: string | null = null;
   let expiry: NodeJS.Timeout | null = null;
   const ops = new Map<string, Op>();
@@ -84,6 +85,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
     try {
       const s = await options.authenticate(payload);
       session = s;
+      initHeaders = websocketHeaders({}, payload);
       initError = null;
       if (expiry !== null) clearTimeout(expiry);
       // The credentials' expiry (JWT exp, auth hook Expires / max-age) ends the connection, as the original.
@@ -99,7 +101,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
     }
   };
 
-  const start = (id: string, request: GraphQLRequest): void => {
+  const start = (id: string, request: GraphQLRequest, raw: unknown): void => {
     if (session === null) {
       const why = initError === null ? 'start received before the connection is initialised' : `cannot start as connection_init failed with : ${initError}`;
       return startFailed(id, why, true);
@@ -108,6 +110,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
     const op: Op = { stopped: false, handle: null };
     ops.set(id, op);
     const s = session;
+    const client = { raw, headers: initHeaders };
     const idJson = JSON.stringify(id);
     const done = (): void => {
       if (ops.get(id) === op) ops.delete(id);
@@ -127,7 +130,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
         if (!op.stopped) sendMsg({ type: 'complete', id });
         done();
       },
-    }).then((handle) => {
+    }, client).then((handle) => {
       if (handle === null) return;
       if (op.stopped) handle.stop();
       else op.handle = handle;
@@ -149,7 +152,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
       case 'connection_init':
         return init(m.payload);
       case 'start':
-        return start(m.id, m.payload);
+        return start(m.id, m.payload, m.raw);
       case 'stop':
         return stop(m.id);
       case 'connection_terminate':

@@ -1,5 +1,7 @@
 // What both websocket protocols do with one operation: a query or mutation runs once (as over HTTP); a subscription
 // becomes a live query in the multiplexed pollers and is re-validated when the metadata changes.
+// A request selecting remote-schema fields takes the same path as over HTTP (src/remote through the executor's
+// remote hook): its answer is one `data` result (a remote failure included, as the original), without Set-Cookie.
 // Errors found before execution (parse, validation, permissions, variables) end the operation with `sink.error`;
 // a query's or mutation's execution error is a result with HTTP's body (`{"errors":[...]}`), a live query's is
 // `{"data":null,"errors":[...]}` (SPEC-NOTES-runtime §2.2).
@@ -13,7 +15,7 @@ import { log } from '../core/log.js';
 import { graphqlExecuteContext } from '../execute/graphql.js';
 import { relayExecuteContext } from '../execute/relay.js';
 import type { GraphQLRequest } from '../execute/request.js';
-import { planRequest, type ExecuteContext } from '../execute/run.js';
+import { planRequest, remoteRequest, type ExecuteContext } from '../execute/run.js';
 import type { StateStore } from '../sync/store.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
 import type { LiveHandle, LiveQueries } from './poller.js';
@@ -43,6 +45,17 @@ export interface OperationSink {
   complete(): void;
 }
 
+/** What the client sent besides the parsed request. */
+export interface ClientInput {
+  /** The operation's payload as sent (forwarded to a remote schema as it is). */
+  raw: unknown;
+  /**
+   * `connection_init`'s `payload.headers`: the client headers of the socket's operations (actions' and remote
+   * schemas' forward_client_headers), as the original's websocket transport keeps them.
+   */
+  headers: Record<string, string>;
+}
+
 export interface Stoppable {
   stop(): void;
 }
@@ -62,21 +75,24 @@ const asEngineError = (e: unknown): EngineError => {
   return new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
 };
 
-function executeContext(ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState): ExecuteContext {
-  const ctx = { pool: ws.pool, state, session, config: ws.config, requestId: randomUUID() };
+function executeContext(ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState, clientHeaders?: Record<string, string>): ExecuteContext {
+  const ctx = { pool: ws.pool, state, session, config: ws.config, requestId: randomUUID(), clientHeaders };
   return endpoint.relay ? relayExecuteContext(ctx) : graphqlExecuteContext(ctx);
 }
 
 /** Starts one operation; resolves to a handle for a live subscription, null when it is already over. */
 export async function startOperation(
-  ws: WsServerContext, endpoint: Endpoint, session: Session, request: GraphQLRequest, sink: OperationSink,
+  ws: WsServerContext, endpoint: Endpoint, session: Session, request: GraphQLRequest, sink: OperationSink, client: ClientInput,
 ): Promise<Stoppable | null> {
   let state: EngineState;
   let planned;
   try {
     if (!ws.store.ready) throw new EngineError('unexpected', ws.store.problem ?? 'metadata not loaded yet', { status: 500 });
     state = ws.store.get();
-    planned = await planRequest(executeContext(ws, endpoint, session, state), request);
+    const ec = executeContext(ws, endpoint, session, state, client.headers);
+    // A subscription to a remote field throws here (not-supported, before execution, as the original).
+    const viaRemote = remoteRequest(ec, request, client.raw);
+    planned = viaRemote ? { operation: 'query' as const, run: () => viaRemote } : await planRequest(ec, request);
   } catch (e) {
     sink.error(asEngineError(e));
     return null;

@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { GraphQLError, GraphQLSchema, parse, type ExecutionArgs } from 'graphql';
 import { makeServer, type Context } from 'graphql-ws';
 import type { WebSocket } from 'ws';
-import type { Session } from '../auth/session.js';
+import { websocketHeaders, type Session } from '../auth/session.js';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { parseRequest } from '../execute/request.js';
@@ -135,7 +135,7 @@ export function transportWsServer(ws: WsServerContext, options: TransportWsOptio
             }
           },
           complete: () => queue.end(),
-        });
+        }, { raw: payload, headers: websocketHeaders({}, ctx.connectionParams) });
       } catch (e) {
         early = e instanceof EngineError ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500 });
       }
