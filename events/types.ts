@@ -193,6 +193,8 @@ export type Event =
   | E<'event_trigger_deleted', { name: string }>
   | E<'remote_schema_added', { remote_schema: import('./decide/remote-schemas.js').RemoteSchemaMeta }>
   | E<'remote_schema_removed', { name: string }>
+  /** A fact other instances act on: the remote was introspected again (they introspect it again when they fold it). */
+  | E<'remote_schema_reloaded', { name: string }>
   | E<'query_collection_created', { collection: QueryCollection }>
   | E<'query_collection_dropped', { name: string }>
   | E<'collection_query_added', { collection: string; query: CollectionQuery }>

@@ -155,6 +155,7 @@ function apply(draft: Draft<Metadata>, event: Event): void {
     }
     case 'sql_ran':
     case 'metadata_reloaded':
+    case 'remote_schema_reloaded':
       return;
     case 'event_trigger_created':
     case 'event_trigger_deleted':

@@ -158,6 +158,7 @@ export function summarize(e: Summarised): string {
     case 'event_trigger_deleted': return `deleted event trigger ${String(d.name)}`;
     case 'remote_schema_added': return `added remote schema ${String(((d.remote_schema ?? {}) as Obj).name)}`;
     case 'remote_schema_removed': return `removed remote schema ${String(d.name)}`;
+    case 'remote_schema_reloaded': return `reloaded remote schema ${String(d.name)}`;
     case 'query_collection_created': return `created query collection ${String(((d.collection ?? {}) as Obj).name)}`;
     case 'query_collection_dropped': return `dropped query collection ${String(d.name)}`;
     case 'collection_query_added': return `added query ${String(((d.query ?? {}) as Obj).name)} to collection ${String(d.collection)}`;

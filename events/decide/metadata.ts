@@ -29,12 +29,16 @@ export function decideMetadata(cmd: MetadataCommand, ctx: DecideContext): Event[
   }
 }
 
-/** Drops for the inconsistent objects (by their schema-cache ids): dependents first, then actions. */
+/**
+ * Drops for the inconsistent objects (by their schema-cache ids): dependents first, then actions, then remote
+ * schemas (unreachable, invalid or conflicting ones, as the original purges them).
+ */
 function dropInconsistent(ids: readonly string[]): Event[] {
   const parsed = ids.map((id) => JSON.parse(id) as string[]);
   return [
     ...dropEvents(parsed.map(idToObj).filter((o): o is ObjId => o !== null)),
     ...parsed.filter((a) => a[0] === 'action').map((a) => ev('action_dropped', { name: a[1], clear_data: false })),
+    ...parsed.filter((a) => a[0] === 'remote_schema').map((a) => ev('remote_schema_removed', { name: a[1] })),
   ];
 }
 

@@ -1,6 +1,6 @@
 // Remote schemas as metadata: add_remote_schema / remove_remote_schema / reload_remote_schema. decide checks what
 // needs no I/O (name, url xor url_from_env); the orchestrator then resolves the environment and introspects the
-// remote (src/remote/introspect.ts) before the event is kept. Remote schemas are not merged into GraphQL yet.
+// remote (src/remote/introspect.ts) before the event is kept; src/remote merges them into GraphQL.
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { displayName } from '../../src/core/names.js';
@@ -106,6 +106,7 @@ export function decideRemoteSchema(cmd: RemoteSchemaCommand, ctx: DecideContext)
       if (!remoteSchemas(m).some((r) => r.name === cmd.name)) {
         throw new EngineError('not-exists', `remote schema with name ${q(cmd.name)} does not exist`, { path: '$.args' });
       }
-      return [];
+      // A fact other instances act on, and a line of the metadata log like every other operation.
+      return [ev('remote_schema_reloaded', { name: cmd.name })];
   }
 }

@@ -39,11 +39,15 @@ async function refresh(rs: RemoteSchemaMeta, env: Env): Promise<void> {
 }
 
 /**
- * Makes sure every remote schema of `remotes` has a result: all of them when `force` (start-up, reload), else the
- * ones never introspected or whose definition changed. In parallel: start-up waits for the slowest remote only.
+ * Makes sure every remote schema of `remotes` has a result: all of them when `force` is true (start-up, reload),
+ * the named ones when it is a set (another instance's reload_remote_schema), and any never introspected or whose
+ * definition changed. In parallel: start-up waits for the slowest remote only.
  */
-export async function ensureIntrospected(remotes: readonly RemoteSchemaMeta[], force: boolean, env: Env = process.env): Promise<void> {
-  const todo = remotes.filter((rs) => force || entries.get(rs.name)?.key !== keyOf(rs));
+export async function ensureIntrospected(
+  remotes: readonly RemoteSchemaMeta[], force: boolean | ReadonlySet<string>, env: Env = process.env,
+): Promise<void> {
+  const forced = (rs: RemoteSchemaMeta): boolean => (typeof force === 'boolean' ? force : force.has(rs.name));
+  const todo = remotes.filter((rs) => forced(rs) || entries.get(rs.name)?.key !== keyOf(rs));
   await Promise.all(todo.map((rs) => refresh(rs, env)));
 }
 

@@ -56,6 +56,7 @@ const CATALOG_EFFECT: Record<EventType, CatalogEffect> = {
   event_trigger_deleted: 'none',
   remote_schema_added: 'none',
   remote_schema_removed: 'none',
+  remote_schema_reloaded: 'none',
   query_collection_created: 'none',
   query_collection_dropped: 'none',
   collection_query_added: 'none',
@@ -93,9 +94,11 @@ export const projector: Projector = {
   emptyMetadata,
   fold: (metadata, events) => fold(metadata, events),
   async catalogFor(client, metadata, events, previous) {
-    // Remote schemas are introspected at start-up and on reload_metadata with reload_remote_schemas (then kept).
-    const reload = previous === null || events.some((e) => e.type === 'metadata_reloaded' && e.data.reload_remote_schemas);
-    await ensureIntrospected(remoteSchemas(metadata), reload);
+    // Remote schemas are introspected at start-up, on reload_metadata with reload_remote_schemas and on
+    // reload_remote_schema (then kept), whichever instance ran it.
+    const all = previous === null || events.some((e) => e.type === 'metadata_reloaded' && e.data.reload_remote_schemas);
+    const named = new Set(events.flatMap((e) => (e.type === 'remote_schema_reloaded' ? [e.data.name] : [])));
+    await ensureIntrospected(remoteSchemas(metadata), all || named);
     if (previous === null || needsCatalog(events, previous)) return introspectWithEnums(client, enumTables(metadata));
     return withEnumValues(client, enumTables(metadata), previous, changedEnums(events), previous);
   },

@@ -151,3 +151,11 @@ test('drop_inconsistent_metadata: drops for the inconsistent objects, dependents
     ]);
   given(...BLOG).when((m) => decideMetadata({ op: 'drop_inconsistent_metadata' }, { metadata: m, catalog: blogCatalog(), inconsistent: [] })).then(t, []);
 });
+
+test('drop_inconsistent_metadata: inconsistent remote schemas are removed (after tables and actions)', (t) => {
+  const rs = (name: string) => ev('remote_schema_added', { remote_schema: { name, definition: { url: `http://${name}/graphql` } } });
+  const inconsistent = [JSON.stringify(['remote_schema', 'down']), JSON.stringify(['action', 'send_mail'])];
+  given(...BLOG, rs('up'), rs('down'))
+    .when((m) => decideMetadata({ op: 'drop_inconsistent_metadata' }, { metadata: m, catalog: blogCatalog(), inconsistent }))
+    .then(t, [ev('action_dropped', { name: 'send_mail', clear_data: false }), ev('remote_schema_removed', { name: 'down' })]);
+});
