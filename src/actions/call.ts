@@ -5,6 +5,7 @@ import { EngineError, type ErrorCode } from '../core/errors.js';
 import type { HeaderConf } from '../../events/commands.js';
 import type { ActionCallIR, OutputFieldSpec } from '../ir/action.js';
 import { ENGINE_VERSION } from '../version.js';
+import { logHandlerCall, wantsHandlerLog } from './handler-log.js';
 import { HttpFailure, postJson, type HttpAnswer } from './http.js';
 
 /** Client headers never forwarded (the original's list), besides every x-engine-* header. */
@@ -81,10 +82,16 @@ export async function callHandler(
     headers: [...call.headers.map((h) => ({ ...h })), ...fwd.map(([name, value]) => ({ name, value }))],
   };
   let answer: HttpAnswer;
+  const text = JSON.stringify(body);
+  const started = process.hrtime.bigint();
   try {
-    answer = await postJson(call.handler, headers, JSON.stringify(body), call.timeout * 1000);
+    answer = await postJson(call.handler, headers, text, call.timeout * 1000);
+    if (wantsHandlerLog()) {
+      logHandlerCall({ action: call.name, started, requestSize: Buffer.byteLength(text), answer: { status: answer.status, size: Buffer.byteLength(answer.body) } });
+    }
   } catch (e) {
     const message = e instanceof HttpFailure ? e.message : String(e);
+    if (wantsHandlerLog()) logHandlerCall({ action: call.name, started, requestSize: Buffer.byteLength(text), answer: { error: message } });
     throw new EngineError('unexpected', 'http exception when calling webhook', {
       status: 500, internal: internal({ type: 'http_exception', message }, request),
     });

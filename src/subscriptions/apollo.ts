@@ -6,13 +6,17 @@ import { websocketHeaders, type Session } from '../auth/session.js';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { parseRequest, type GraphQLRequest } from '../execute/request.js';
+import { randomUUID } from 'node:crypto';
 import { errorObject, startOperation, type Endpoint, type Stoppable, type WsServerContext } from './operations.js';
+import type { WsConnectionLog } from './ws-log.js';
 
 export interface ConnectionOptions {
   /** Authenticates the `connection_init` payload (with the handshake's own headers); throws EngineError. */
   authenticate(initPayload: unknown): Promise<Session>;
   /** Interval of `ka` messages, ms. */
   kaIntervalMs: number;
+  /** The socket's websocket-log. */
+  log: WsConnectionLog;
 }
 
 type ClientMessage =
@@ -58,6 +62,8 @@ export function parseClientMessage(raw: string): ClientMessage | string {
 interface Op {
   stopped: boolean;
   handle: Stoppable | null;
+  /** Logs the operation's `stopped` event. */
+  logStopped(): void;
 }
 
 /** Serves one socket until it closes. */
@@ -77,6 +83,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
 
   const startFailed = (id: string, message: string, complete: boolean): void => {
     const err = new EngineError('start-failed', message);
+    options.log.operation(id, null, null, { type: 'proto_err', detail: message });
     sendMsg({ type: 'error', id, payload: errorObject(ws, endpoint, session, err) });
     if (complete) sendMsg({ type: 'complete', id });
   };
@@ -86,6 +93,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
       const s = await options.authenticate(payload);
       session = s;
       initHeaders = websocketHeaders({}, payload);
+      options.log.session = s;
       initError = null;
       if (expiry !== null) clearTimeout(expiry);
       // The credentials' expiry (JWT exp, auth hook Expires / max-age) ends the connection, as the original.
@@ -97,6 +105,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
     } catch (e) {
       initError = e instanceof Error ? e.message : String(e);
       if (!(e instanceof EngineError)) log.error('websocket-auth', { error: e });
+      options.log.write({ type: 'conn_err', detail: initError });
       sendMsg({ type: 'connection_error', payload: initError });
     }
   };
@@ -107,15 +116,14 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
       return startFailed(id, why, true);
     }
     if (ops.has(id)) return startFailed(id, `an operation already exists with this id: ${id}`, false);
-    const op: Op = { stopped: false, handle: null };
-    ops.set(id, op);
+    const requestId = randomUUID();
     const s = session;
     const client = { raw, headers: initHeaders };
     const idJson = JSON.stringify(id);
     const done = (): void => {
       if (ops.get(id) === op) ops.delete(id);
     };
-    void startOperation(ws, endpoint, s, request, {
+    const sink = options.log.sink(id, requestId, request, {
       data: (text) => {
         if (!op.stopped) send(`{"type":"data","id":${idJson},"payload":${text}}`);
       },
@@ -130,16 +138,23 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
         if (!op.stopped) sendMsg({ type: 'complete', id });
         done();
       },
-    }, client).then((handle) => {
+    });
+    const op: Op = { stopped: false, handle: null, logStopped: sink.stopped };
+    ops.set(id, op);
+    void startOperation(ws, endpoint, s, request, sink, client, requestId).then((handle) => {
       if (handle === null) return;
       if (op.stopped) handle.stop();
-      else op.handle = handle;
+      else {
+        op.handle = handle;
+        sink.started();
+      }
     }, (e: unknown) => log.error('websocket-operation', { error: e }));
   };
 
   const stop = (id: string): void => {
     const op = ops.get(id);
     if (op === undefined) return;
+    op.logStopped();
     op.stopped = true;
     op.handle?.stop();
     ops.delete(id);
@@ -147,7 +162,11 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
 
   const handle = (raw: string): Promise<void> | void => {
     const m = parseClientMessage(raw);
-    if (typeof m === 'string') return sendMsg({ type: 'connection_error', payload: `parsing ClientMessage failed: ${m}` });
+    if (typeof m === 'string') {
+      const message = `parsing ClientMessage failed: ${m}`;
+      options.log.write({ type: 'conn_err', detail: message });
+      return sendMsg({ type: 'connection_error', payload: message });
+    }
     switch (m.type) {
       case 'connection_init':
         return init(m.payload);

@@ -75,21 +75,27 @@ const asEngineError = (e: unknown): EngineError => {
   return new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
 };
 
-function executeContext(ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState, clientHeaders?: Record<string, string>): ExecuteContext {
-  const ctx = { pool: ws.pool, state, session, config: ws.config, requestId: randomUUID(), clientHeaders };
+function executeContext(
+  ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState, requestId: string, clientHeaders?: Record<string, string>,
+): ExecuteContext {
+  const ctx = { pool: ws.pool, state, session, config: ws.config, requestId, clientHeaders };
   return endpoint.relay ? relayExecuteContext(ctx) : graphqlExecuteContext(ctx);
 }
 
-/** Starts one operation; resolves to a handle for a live subscription, null when it is already over. */
+/**
+ * Starts one operation; resolves to a handle for a live subscription, null when it is already over. `requestId` is
+ * the one its query-log and websocket-log lines carry.
+ */
 export async function startOperation(
   ws: WsServerContext, endpoint: Endpoint, session: Session, request: GraphQLRequest, sink: OperationSink, client: ClientInput,
+  requestId: string = randomUUID(),
 ): Promise<Stoppable | null> {
   let state: EngineState;
   let planned;
   try {
     if (!ws.store.ready) throw new EngineError('unexpected', ws.store.problem ?? 'metadata not loaded yet', { status: 500 });
     state = ws.store.get();
-    const ec = executeContext(ws, endpoint, session, state, client.headers);
+    const ec = executeContext(ws, endpoint, session, state, requestId, client.headers);
     // A subscription to a remote field throws here (not-supported, before execution, as the original).
     const viaRemote = remoteRequest(ec, request, client.raw);
     planned = viaRemote ? { operation: 'query' as const, run: () => viaRemote } : await planRequest(ec, request);
@@ -98,7 +104,7 @@ export async function startOperation(
     return null;
   }
   if (planned.operation === 'subscription') {
-    const sub = new LiveSubscription(ws, endpoint, session, request, sink);
+    const sub = new LiveSubscription(ws, endpoint, session, request, sink, requestId);
     try {
       await sub.start(state);
     } catch (e) {
@@ -131,10 +137,11 @@ export class LiveSubscription implements Stoppable {
     private readonly session: Session,
     private readonly request: GraphQLRequest,
     private readonly sink: OperationSink,
+    private readonly requestId: string = randomUUID(),
   ) {}
 
   async start(state: EngineState): Promise<void> {
-    const p = await prepareLive(executeContext(this.ws, this.endpoint, this.session, state), this.request);
+    const p = await prepareLive(executeContext(this.ws, this.endpoint, this.session, state, this.requestId), this.request);
     if (this.stopped) return;
     this.attach(p);
     this.ws.subscriptions.add(this);
@@ -160,7 +167,7 @@ export class LiveSubscription implements Stoppable {
     if (this.stopped) return;
     let p: PreparedLive;
     try {
-      p = await prepareLive(executeContext(this.ws, this.endpoint, this.session, state), this.request);
+      p = await prepareLive(executeContext(this.ws, this.endpoint, this.session, state, this.requestId), this.request);
     } catch (e) {
       if (this.stopped) return;
       this.stop();

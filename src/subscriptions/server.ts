@@ -11,6 +11,7 @@ import { log } from '../core/log.js';
 import { serveApollo } from './apollo.js';
 import { revalidateAll, type Endpoint, type WsServerContext } from './operations.js';
 import { transportWsServer } from './transport-ws.js';
+import { errorDetail, WsConnectionLog } from './ws-log.js';
 
 export const TRANSPORT_WS = 'graphql-transport-ws';
 export const APOLLO_WS = 'graphql-ws';
@@ -67,6 +68,9 @@ export function attachWebsockets(server: http.Server, ws: WsServerContext, optio
 
   wss.on('connection', (socket: WebSocket, request: http.IncomingMessage) => {
     socket.on('error', (e) => log.debug('websocket-error', { error: e }));
+    const connLog = new WsConnectionLog();
+    connLog.write({ type: 'accepted' });
+    socket.once('close', () => connLog.write({ type: 'closed' }));
     // Dead peers: no pong since the last ping → terminated (its 'close' releases its live queries).
     let alive = true;
     socket.on('pong', () => (alive = true));
@@ -93,21 +97,26 @@ export function attachWebsockets(server: http.Server, ws: WsServerContext, optio
               });
             }),
         },
-        { socket, request },
+        { socket, request, log: connLog },
       );
       socket.once('close', (code, reason) => void closed(code, String(reason)));
     } else {
-      serveApollo(socket, ws, endpoint, { authenticate: (payload) => options.authenticate(request, payload), kaIntervalMs });
+      serveApollo(socket, ws, endpoint, { authenticate: (payload) => options.authenticate(request, payload), kaIntervalMs, log: connLog });
     }
   });
 
   const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
     socket.on('error', () => undefined);
     if (!options.enabled || ENDPOINTS[pathOf(request.url)] === undefined) {
-      return refuse(socket, 404, 'Not Found', { path: '$', error: 'resource does not exist', code: 'not-found' });
+      const notFound = { path: '$', error: 'resource does not exist', code: 'not-found' };
+      new WsConnectionLog().write({ type: 'rejected', detail: notFound });
+      return refuse(socket, 404, 'Not Found', notFound);
     }
     const bad = options.checkHandshake(request);
-    if (bad !== null) return refuse(socket, bad.status, 'Bad Request', metadataErrorBody(bad, false));
+    if (bad !== null) {
+      new WsConnectionLog().write({ type: 'rejected', detail: errorDetail(bad) });
+      return refuse(socket, bad.status, 'Bad Request', metadataErrorBody(bad, false));
+    }
     wss.handleUpgrade(request, socket, head, (s) => wss.emit('connection', s, request));
   };
   server.on('upgrade', onUpgrade);

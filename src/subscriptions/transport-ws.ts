@@ -1,6 +1,7 @@
 // The `graphql-transport-ws` protocol (the graphql-ws library's), served by that library's own server (makeServer):
 // we only plug our session, validation and execution in. Pre-execution errors become the protocol's `error`
 // message; results (live ones too) are `next` messages whose payload is our response JSON as it is.
+import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { GraphQLError, GraphQLSchema, parse, type ExecutionArgs } from 'graphql';
 import { makeServer, type Context } from 'graphql-ws';
@@ -10,6 +11,7 @@ import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { parseRequest } from '../execute/request.js';
 import { errorObject, startOperation, type Endpoint, type Stoppable, type WsServerContext } from './operations.js';
+import { errorDetail, type WsConnectionLog } from './ws-log.js';
 
 export interface TransportWsOptions {
   /** Authenticates the `connection_init` payload (with the handshake's own headers); throws EngineError. */
@@ -20,6 +22,8 @@ export interface TransportWsOptions {
 interface Extra {
   socket: WebSocket;
   request: IncomingMessage;
+  /** The socket's websocket-log. */
+  log: WsConnectionLog;
   session?: Session;
   expiry?: NodeJS.Timeout;
 }
@@ -32,6 +36,8 @@ class ResultQueue implements AsyncGenerator<Result> {
   private waiting: ((r: IteratorResult<Result>) => void) | null = null;
   private ended = false;
   handle: Stoppable | null = null;
+  /** Called when the client ends the operation (`complete`) or the socket closes. */
+  onReturn: (() => void) | null = null;
 
   push(r: Result): void {
     if (this.ended) return;
@@ -60,6 +66,8 @@ class ResultQueue implements AsyncGenerator<Result> {
   }
 
   return(): Promise<IteratorResult<Result>> {
+    this.onReturn?.();
+    this.onReturn = null;
     this.handle?.stop();
     this.items = [];
     this.end();
@@ -95,6 +103,7 @@ export function transportWsServer(ws: WsServerContext, options: TransportWsOptio
       try {
         const session = await options.authenticate(extra.request, ctx.connectionParams);
         extra.session = session;
+        extra.log.session = session;
         if (session.expiresAt !== undefined) {
           const ms = Math.min(Math.max(0, session.expiresAt - Date.now()), 2 ** 31 - 1);
           extra.expiry = setTimeout(() => extra.socket.close(4403, 'Forbidden'), ms);
@@ -102,13 +111,14 @@ export function transportWsServer(ws: WsServerContext, options: TransportWsOptio
         return true;
       } catch (e) {
         if (!(e instanceof EngineError)) log.error('websocket-auth', { error: e });
+        extra.log.write({ type: 'conn_err', detail: e instanceof Error ? e.message : String(e) });
         return false;
       }
     },
     onClose: (ctx) => {
       if (ctx.extra.expiry) clearTimeout(ctx.extra.expiry);
     },
-    onSubscribe: async (ctx, _id, payload) => {
+    onSubscribe: async (ctx, id, payload) => {
       const session = ctx.extra.session!;
       const endpoint = options.endpointOf(ctx.extra.request);
       const queue = new ResultQueue();
@@ -120,8 +130,9 @@ export function transportWsServer(ws: WsServerContext, options: TransportWsOptio
       };
       try {
         const request = parseRequest(payload);
+        const requestId = randomUUID();
         let live = false;
-        queue.handle = await startOperation(ws, endpoint, session, request, {
+        const sink = ctx.extra.log.sink(id, requestId, request, {
           data: (text) => {
             live = true;
             queue.push(JSON.parse(text) as Result);
@@ -135,9 +146,15 @@ export function transportWsServer(ws: WsServerContext, options: TransportWsOptio
             }
           },
           complete: () => queue.end(),
-        }, { raw: payload, headers: websocketHeaders({}, ctx.connectionParams) });
+        });
+        queue.handle = await startOperation(ws, endpoint, session, request, sink, { raw: payload, headers: websocketHeaders({}, ctx.connectionParams) }, requestId);
+        if (queue.handle !== null) {
+          sink.started();
+          queue.onReturn = sink.stopped;
+        }
       } catch (e) {
         early = e instanceof EngineError ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500 });
+        ctx.extra.log.operation(id, null, null, { type: 'query_err', detail: errorDetail(early) });
       }
       started = true;
       if (early !== null) {

@@ -7,6 +7,7 @@ import { log } from '../core/log.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { eventTriggers } from '../../events/decide/event-triggers.js';
 import { EVENTS_CHANNEL } from './capture.js';
+import { logDelivery, wantsDeliveryLog } from './delivery-log.js';
 import { makeAgents, postJson, type Agents } from './http.js';
 import {
   configuredHeaders, decide, invocationRequest, invocationResponse, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
@@ -196,6 +197,7 @@ export class EventWorker {
     const body = webhookBody(e, t.conf);
     let headers: Array<{ name: string; value: string }> = [];
     let outcome: Outcome;
+    const started = process.hrtime.bigint();
     try {
       headers = [{ name: 'User-Agent', value: this.o.userAgent }, ...configuredHeaders(t.conf, this.o.env ?? process.env)];
       const url = webhookUrl(t.conf, this.o.env ?? process.env);
@@ -210,6 +212,7 @@ export class EventWorker {
     }
     const d = decide(outcome, e.tries, t.conf.retry_conf);
     if (d.kind === 'retry') this.wakeAt(d.delaySec * 1000);
+    if (wantsDeliveryLog()) logDelivery(e, outcome, d, started);
     if (d.kind !== 'delivered') log.debug('events-deliver', { event_id: e.id, trigger: e.trigger_name, status: outcomeStatus(outcome), decision: d.kind });
     this.pending.push({
       id: e.id,

@@ -1,0 +1,115 @@
+// The original's `websocket-log` lines, for both protocols: one line per connection event and per operation event.
+//   detail: {user_vars, connection_info: {websocket_id, token_expiry, msg}, event: {type, detail?}}
+// with event.type accepted | rejected | conn_err | operation | closed, and for operations
+//   event.detail: {operation_id, request_id, operation_name, operation_type: {type, detail?}, query}
+// where operation_type.type is started | completed | stopped | query_err | proto_err, and `query` (the GraphQL
+// request) is only given with query_err, as the original. Error events are written at level error, the others at info.
+// user_vars are the session's variables (credentials are never session variables); nothing is built when the type
+// is off.
+import { randomUUID } from 'node:crypto';
+import type { Session } from '../auth/session.js';
+import type { EngineError } from '../core/errors.js';
+import { log } from '../core/log.js';
+import type { GraphQLRequest } from '../execute/request.js';
+import type { OperationSink } from './operations.js';
+
+const TYPE = 'websocket-log';
+
+type OperationType =
+  | { type: 'started' | 'completed' | 'stopped' }
+  | { type: 'query_err'; detail: ErrorDetail }
+  | { type: 'proto_err'; detail: string };
+
+interface ErrorDetail {
+  path: string;
+  error: string;
+  code: string;
+}
+
+export type WsEvent =
+  | { type: 'accepted' | 'closed' }
+  | { type: 'rejected'; detail: ErrorDetail }
+  | { type: 'conn_err'; detail: string }
+  | {
+      type: 'operation';
+      detail: {
+        operation_id: string;
+        request_id: string | null;
+        operation_name: string | null;
+        operation_type: OperationType;
+        query: GraphQLRequest | null;
+      };
+    };
+
+export const errorDetail = (e: EngineError): ErrorDetail => ({ path: e.path, error: e.message, code: e.code });
+
+const isError = (e: WsEvent): boolean =>
+  e.type === 'rejected' || e.type === 'conn_err' || (e.type === 'operation' && (e.detail.operation_type.type === 'query_err' || e.detail.operation_type.type === 'proto_err'));
+
+/** One socket's side of the log: its id, and the session once `connection_init` succeeded. */
+export class WsConnectionLog {
+  readonly websocketId = randomUUID();
+  session: Session | null = null;
+  /** Once `closed` is written, operations ended by the closing socket log nothing more (as the original). */
+  private closed = false;
+
+  write(event: WsEvent): void {
+    if (event.type === 'closed') this.closed = true;
+    const level = isError(event) ? 'error' : 'info';
+    if (!log.wants(TYPE, level)) return;
+    const s = this.session;
+    const detail = {
+      user_vars: s === null ? null : s.variables,
+      connection_info: {
+        websocket_id: this.websocketId,
+        token_expiry: s?.expiresAt === undefined ? null : new Date(s.expiresAt).toISOString(),
+        msg: null,
+      },
+      event,
+    };
+    if (level === 'error') log.error(TYPE, detail);
+    else log.info(TYPE, detail);
+  }
+
+  operation(id: string, requestId: string | null, request: GraphQLRequest | null, type: OperationType): void {
+    if (!log.wants(TYPE, 'error')) return;
+    this.write({
+      type: 'operation',
+      detail: {
+        operation_id: id,
+        request_id: requestId,
+        operation_name: request?.operationName ?? null,
+        operation_type: type,
+        query: type.type === 'query_err' ? request : null,
+      },
+    });
+  }
+
+  /**
+   * The sink of one operation, logging as the original: a query or mutation logs `completed` (or `query_err`), a
+   * subscription `started` once it is live (call `started()`), then `stopped` (call `stopped()`).
+   */
+  sink(id: string, requestId: string, request: GraphQLRequest, inner: OperationSink): OperationSink & { started(): void; stopped(): void } {
+    let ended = false;
+    return {
+      data: (text) => inner.data(text),
+      error: (err) => {
+        if (!ended) this.operation(id, requestId, request, { type: 'query_err', detail: errorDetail(err) });
+        ended = true;
+        inner.error(err);
+      },
+      complete: () => {
+        if (!ended) this.operation(id, requestId, request, { type: 'completed' });
+        ended = true;
+        inner.complete();
+      },
+      started: () => {
+        if (!ended) this.operation(id, requestId, request, { type: 'started' });
+      },
+      stopped: () => {
+        if (!ended && !this.closed) this.operation(id, null, request, { type: 'stopped' });
+        ended = true;
+      },
+    };
+  }
+}
