@@ -1,4 +1,6 @@
-// Sync action overhead: `node --import tsx bench/actions.ts [--duration S] [--warmup S] [--rounds N] [--connections N]`.
+// Sync action overhead: `node --import tsx bench/actions.ts [--duration S] [--warmup S] [--rounds N] [--connections N]
+// [--db NAME] [--port P] [--cpu-prof]` (--port: the engine's, the handler gets P+1; default: ports the OS picks;
+// --cpu-prof: the engine writes a V8 profile into bench/results/ when it stops).
 // A query action whose handler (bench/action-handler.ts, its own process) answers at once, called through the
 // engine, against the same handler called directly with the body the engine sends it, under the same load
 // (autocannon, fixed connections). Runs alternate; the report gives req/s, p50/p99 of both, the engine/direct
@@ -20,14 +22,22 @@ const arg = (name: string, dflt: number): number => {
 };
 const opts = { duration: arg('duration', 10), warmup: arg('warmup', 3), rounds: arg('rounds', 3), connections: arg('connections', 10) };
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB = 'engine_bench_actions';
+const strArg = (name: string, dflt: string): string => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : dflt;
+};
+// A shared machine gives each user a database prefix and a port range.
+const DB = strArg('db', 'engine_bench_actions');
+const PORT = arg('port', 0);
 
 const ENGINE_BODY = JSON.stringify({ query: 'query bench_action { echo(id: 1) { id name } }', operationName: 'bench_action' });
 // What the engine POSTs to the handler for that query (admin session).
 const DIRECT_BODY = JSON.stringify({ action: { name: 'echo' }, input: { id: 1 }, session_variables: { 'x-engine-role': 'admin' } });
 
 async function spawnHandler(): Promise<SpawnedProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/action-handler.ts')], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/action-handler.ts')], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_HANDLER_PORT: String(PORT ? PORT + 1 : 0) },
+  });
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (c: Buffer) => {
@@ -50,8 +60,9 @@ async function load(url: string, path: string, body: string, duration: number) {
 async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB}`);
+  const ident = `"${DB.replace(/"/g, '""')}"`;
+  await admin.query(`DROP DATABASE IF EXISTS ${ident} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${ident}`);
   await admin.end();
   const resultsDir = join(ROOT, 'bench/results');
   mkdirSync(resultsDir, { recursive: true });
@@ -61,7 +72,8 @@ async function main(): Promise<void> {
     const handler = await spawnHandler();
     started.push(handler);
     const engine = await spawnEngine({
-      databaseUrl: withDatabase(baseUrl, DB), port: 0, logFile: join(resultsDir, `actions-engine-${stamp}.log`), env: { ENGINE_GRAPHQL_LOG_LEVEL: 'error' },
+      databaseUrl: withDatabase(baseUrl, DB), port: PORT, logFile: join(resultsDir, `actions-engine-${stamp}.log`), env: { ENGINE_GRAPHQL_LOG_LEVEL: 'error' },
+      nodeArgs: process.argv.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [],
     });
     started.push(engine);
     const meta = await fetch(`${engine.url}/v1/query`, {
