@@ -13,7 +13,8 @@ import { callHandler, type ClientHeaders } from './call.js';
 import { enqueueAction } from './log.js';
 
 export interface ActionEnv {
-  pool: pg.Pool;
+  /** The pool, or a mutation's transaction (an enqueue commits or rolls back with the other root fields). */
+  db: pg.Pool | pg.PoolClient;
   session: Session;
   clientHeaders: ClientHeaders | null;
   /** Coerced variables (plan parameters) and the request's own (JSON as sent: what the handler gets). */
@@ -62,7 +63,7 @@ function memo(key: object, make: () => CompiledSql): CompiledSql {
 async function queryOne(env: ActionEnv, st: CompiledSql, variables: Record<string, unknown>): Promise<string | null> {
   const values = resolveParams(st.slots, { variables, sessionVariables: env.session.variables });
   try {
-    const r = await env.pool.query<unknown[]>({ text: st.text, values, rowMode: 'array' });
+    const r = await env.db.query<unknown[]>({ text: st.text, values, rowMode: 'array' });
     return (r.rows[0]?.[0] as string | null | undefined) ?? null;
   } catch (e) {
     throw mapExecutionError(e, { text: st.text, values });
@@ -97,7 +98,7 @@ export async function runActionRoot(env: ActionEnv, ir: ActionRootIR): Promise<s
       const input = renderArgs(ir.call.input, env);
       // Only what forwarding can use is stored: x-engine-* headers (the admin secret...) never leave the engine.
       const headers = Object.fromEntries(Object.entries(env.clientHeaders ?? {}).filter(([k]) => !k.toLowerCase().startsWith('x-engine-')));
-      const id = await enqueueAction(env.pool, ir.call.name, input, env.session.variables, headers);
+      const id = await enqueueAction(env.db, ir.call.name, input, env.session.variables, headers);
       return JSON.stringify(id);
     }
     case 'action_status': {

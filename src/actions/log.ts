@@ -19,16 +19,19 @@ export interface ClaimedAction {
   request_headers: Record<string, string>;
 }
 
-/** Inserts a `created` row; returns its id. */
+/**
+ * Inserts a `created` row and wakes the workers, in one statement (in a mutation's transaction the notification
+ * goes out at COMMIT, when the row is there to claim); returns its id.
+ */
 export async function enqueueAction(
   db: pg.Pool | pg.PoolClient, action: string, input: unknown, session: Record<string, string>, headers: Record<string, unknown>,
 ): Promise<string> {
   const r = await db.query<{ id: string }>(
-    `INSERT INTO engine_catalog.hdb_action_log (action_name, input, session_variables, request_headers)
-     VALUES ($1, $2::jsonb, $3::jsonb, $4::jsonb) RETURNING id`,
+    `WITH ins AS (INSERT INTO engine_catalog.hdb_action_log (action_name, input, session_variables, request_headers)
+                  VALUES ($1, $2::jsonb, $3::jsonb, $4::jsonb) RETURNING id)
+     SELECT ins.id, pg_notify('engine_actions', '') FROM ins`,
     [action, JSON.stringify(input), JSON.stringify(session), JSON.stringify(headers)],
   );
-  await db.query("SELECT pg_notify('engine_actions', '')").catch(() => undefined);
   return r.rows[0].id;
 }
 

@@ -214,7 +214,7 @@ export async function planRequest(ctx: ExecuteContext, req: GraphQLRequest): Pro
       if (plan.operation === 'subscription') {
         throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
       }
-      if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req)}}`;
+      if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req, plan.operation)}}`;
       return `{"data":${await runData(ctx, plan, variables, req)}}`;
     },
   };
@@ -229,42 +229,58 @@ export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Prom
     throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
   }
   const variables = plan.coerceVariables(req.variables);
-  if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req)}}`;
+  if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req, plan.operation)}}`;
   return `{"data":${await runData(ctx, plan, variables, req)}}`;
 }
 
 /** The `data` object's JSON text of a plan without action fields. */
-async function runData(ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest): Promise<string> {
+async function runData(
+  ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient,
+): Promise<string> {
   const src = { variables, sessionVariables: ctx.session.variables };
   if (!plan.sequential) {
     const st = plan.statements[0];
     const values = st ? resolveParams(st.slots, src) : null;
     if (log.wants('query-log')) logQuery(ctx, req, plan, values);
-    const row = st ? await runStatement(ctx.pool, st, values!) : null;
+    const row = st ? await runStatement(tx ?? ctx.pool, st, values!) : null;
     return splice(plan.pieces, row);
   }
   if (log.wants('query-log')) logQuery(ctx, req, plan, null);
   // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
   const only = plan.statements.length === 1 ? plan.statements[0] : null;
   if (only?.standalone) {
-    const row = await runStatement(ctx.pool, only, resolveParams(only.slots, src));
+    const row = await runStatement(tx ?? ctx.pool, only, resolveParams(only.slots, src));
     return splice(plan.pieces, [row?.[0] ?? null]);
   }
-  return splice(plan.pieces, await runInTransaction(ctx, plan, src));
+  if (plan.statements.length === 0) return splice(plan.pieces, []);
+  if (tx) return splice(plan.pieces, await runStatements(tx, plan, src));
+  return splice(plan.pieces, await inTransaction(ctx, (client) => runStatements(client, plan, src)));
 }
 
 async function runMixed(
-  ctx: ExecuteContext, steps: NonNullable<Plan['mixed']>, variables: Record<string, unknown>, req: GraphQLRequest,
+  ctx: ExecuteContext, steps: NonNullable<Plan['mixed']>, variables: Record<string, unknown>, req: GraphQLRequest, operation: Plan['operation'],
+): Promise<string> {
+  // A mutation's root fields are one transaction, an async action's enqueue included (as the original: the
+  // mutation fails, the action was never asked for); a lone action needs none (its INSERT is atomic by itself).
+  const touchesDb = (s: NonNullable<Plan['mixed']>[number]) => 'plan' in s || s.action.kind === 'action_enqueue';
+  if (operation === 'mutation' && steps.length > 1 && steps.some(touchesDb)) {
+    return inTransaction(ctx, (tx) => runSteps(ctx, steps, variables, req, tx));
+  }
+  return runSteps(ctx, steps, variables, req);
+}
+
+async function runSteps(
+  ctx: ExecuteContext, steps: NonNullable<Plan['mixed']>, variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient,
 ): Promise<string> {
   const setCookie = ctx.reply?.setCookie ?? [];
   const env: ActionEnv = {
-    pool: ctx.pool, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null, variables,
+    db: tx ?? ctx.pool, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null, variables,
     rawVariables: req.variables ?? null, setCookie,
   };
   const parts: string[] = [];
   for (const s of steps) {
     if ('plan' in s) {
-      parts.push((await runData(ctx, s.plan, variables, req)).slice(1, -1));
+      parts.push((await runData(ctx, s.plan, variables, req, tx)).slice(1, -1));
       continue;
     }
     try {
@@ -277,34 +293,39 @@ async function runMixed(
   return `{${parts.join(',')}}`;
 }
 
-/** Mutations: every root field in order, in one transaction with the session in `engine.user` (event triggers read it). */
-async function runInTransaction(ctx: ExecuteContext, plan: Plan, src: Parameters<typeof resolveParams>[1]): Promise<unknown[]> {
-  const results: unknown[] = [];
-  if (plan.statements.length === 0) return results;
-  const params = plan.statements.map((st) => resolveParams(st.slots, src));
+/** Runs `fn` in a transaction with the session in `engine.user` (event triggers read it); commits if it returns. */
+async function inTransaction<T>(ctx: ExecuteContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await ctx.pool.connect();
   let ok = false;
   try {
     await client.query('BEGIN');
     await client.query("SELECT set_config('engine.user', $1, true)", [JSON.stringify(ctx.session.variables)]);
-    for (let i = 0; i < plan.statements.length; i++) {
-      const st = plan.statements[i];
-      // A statement reading PREVIOUS_RESULT continues the one before it (Note [Nested returning], src/sql/mutation-statement.ts).
-      const values = i > 0 && st.slots.some((s) => s.kind === 'variable' && s.name === PREVIOUS_RESULT)
-        ? resolveParams(st.slots, { ...src, variables: { ...src.variables, [PREVIOUS_RESULT]: results[i - 1] } })
-        : params[i];
-      const row = await runStatement(client, st, values);
-      results.push(row?.[0] ?? null);
-    }
+    const result = await fn(client);
     await client.query('COMMIT');
     ok = true;
-    return results;
+    return result;
   } finally {
     // A connection that cannot even roll back is broken: drop it instead of returning it to the pool.
     let broken = false;
     if (!ok) await client.query('ROLLBACK').catch(() => { broken = true; });
     client.release(broken);
   }
+}
+
+/** A mutation plan's statements, every root field in order, on a client already in a transaction. */
+async function runStatements(client: pg.PoolClient, plan: Plan, src: Parameters<typeof resolveParams>[1]): Promise<unknown[]> {
+  const results: unknown[] = [];
+  const params = plan.statements.map((st) => resolveParams(st.slots, src));
+  for (let i = 0; i < plan.statements.length; i++) {
+    const st = plan.statements[i];
+    // A statement reading PREVIOUS_RESULT continues the one before it (Note [Nested returning], src/sql/mutation-statement.ts).
+    const values = i > 0 && st.slots.some((s) => s.kind === 'variable' && s.name === PREVIOUS_RESULT)
+      ? resolveParams(st.slots, { ...src, variables: { ...src.variables, [PREVIOUS_RESULT]: results[i - 1] } })
+      : params[i];
+    const row = await runStatement(client, st, values);
+    results.push(row?.[0] ?? null);
+  }
+  return results;
 }
 
 function toEngineError(ctx: ExecuteContext, e: unknown): EngineError {

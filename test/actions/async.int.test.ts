@@ -100,6 +100,32 @@ test.serial('lifecycle: created → completed (output with a relationship) or er
   }
 });
 
+test.serial('an enqueue is one transaction with the other root fields: a failing field leaves no stored call', async (t) => {
+  const e = await startTestEngine();
+  const pool = new pg.Pool({ connectionString: e.db.url, max: 1 });
+  try {
+    t.is((await e.query(setup('/user'))).status, 200);
+    const count = async () => (await pool.query("SELECT count(*)::int AS n FROM engine_catalog.hdb_action_log WHERE input->>'name' = 'Tx'")).rows[0].n as number;
+    // the second insert violates the primary key after the action was enqueued: nothing of it stays
+    const failed = await e.graphql({
+      query: 'mutation { a: insert_person_one(object: {id: 3, name: "three"}) { id } make(name: "Tx") b: insert_person_one(object: {id: 3, name: "again"}) { id } }',
+    });
+    t.is((failed.body as any).errors?.[0]?.extensions?.code, 'constraint-violation');
+    t.is(await count(), 0);
+    t.is((await pool.query('SELECT count(*)::int AS n FROM person WHERE id = 3')).rows[0].n, 0);
+    // the same without the conflict: the row, and the call, which the worker then makes
+    const ok = await e.graphql({ query: 'mutation { a: insert_person_one(object: {id: 3, name: "three"}) { id } make(name: "Tx") }' });
+    const id = (ok.body as any).data.make as string;
+    t.deepEqual((ok.body as any).data.a, { id: 3 });
+    t.is(await count(), 1);
+    const done = await until(() => e.graphql({ query: STATUS, variables: { id } }), (r) => (r.body as any).data?.make?.output != null);
+    t.is((done.body as any).data.make.output.name, 'Tx');
+  } finally {
+    await pool.end();
+    await e.close();
+  }
+});
+
 test.serial('two instances share the queue: every call runs exactly once', async (t) => {
   const seen = new Map<string, number>();
   h.routes.set('/count', (r, res) => {
