@@ -60,8 +60,25 @@ export const ACTION_ID = '$action_id';
  * was made with other session variables. `output` is built from the stored response like a sync action's.
  */
 export function compileActionStatus(ir: Extract<ActionRootIR, { kind: 'action_status' }>): CompiledSql {
-  const ctx = new CompileContext();
-  const id = typedParam({ kind: 'variable', name: ACTION_ID, path: [], pgType: { type: 'uuid', typeSchema: 'pg_catalog', array: false } });
+  const id = typedParam({ kind: 'variable', name: ACTION_ID, path: [], pgType: UUID });
+  return compile(sql`SELECT (${actionStatusQuery(ir, id, new CompileContext())})::text`);
+}
+
+/**
+ * The same as a json-valued query whose id is read where the request has it (a literal or a variable): a live
+ * query's field (subscription `<action>(id:)`, src/sql/live.ts), one parameter row per subscriber.
+ */
+export function actionStatusRoot(ir: Extract<ActionRootIR, { kind: 'action_status' }>, ctx: CompileContext): SQL {
+  const t = ir.id;
+  const id = t.kind === 'variable'
+    ? typedParam({ kind: 'variable', name: t.name, path: t.path, pgType: UUID })
+    : t.kind === 'json' ? typedParam({ kind: 'literal', value: t.value, pgType: UUID }) : sql`NULL::uuid`;
+  return actionStatusQuery(ir, id, ctx);
+}
+
+const UUID: PgTypeRef = { type: 'uuid', typeSchema: 'pg_catalog', array: false };
+
+function actionStatusQuery(ir: Extract<ActionRootIR, { kind: 'action_status' }>, id: SQL, ctx: CompileContext): SQL {
   const pairs = ir.fields.map(([key, f]): [string, SQL] => {
     switch (f.kind) {
       case 'typename': return [key, sql`${literal(f.name)}::text`];
@@ -76,5 +93,5 @@ export function compileActionStatus(ir: Extract<ActionRootIR, { kind: 'action_st
     }
   });
   const own = ir.admin ? empty : sql` AND l.session_variables = ${typedParam({ kind: 'session_object' })}::jsonb`;
-  return compile(sql`SELECT (${jsonObject(pairs)})::text FROM engine_catalog.hdb_action_log AS l WHERE l.id = ${id} AND l.action_name = ${literal(ir.action)}${own}`);
+  return sql`SELECT ${jsonObject(pairs)} FROM engine_catalog.hdb_action_log AS l WHERE l.id = ${id} AND l.action_name = ${literal(ir.action)}${own}`;
 }

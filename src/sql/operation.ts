@@ -5,6 +5,7 @@ import { compile, ident, join, sql, type CompiledSql, type SQL } from './builder
 import { CompileContext } from './context.js';
 import { rootAggregate, rootConnection, rootSelect } from './select.js';
 import { compileMutation } from './mutation-statement.js';
+import { actionStatusRoot } from './action.js';
 
 /** Static JSON text, or the index of a result column holding JSON text (SQL NULL splices as `null`). */
 export type Piece = string | number;
@@ -33,6 +34,8 @@ export function compileRootField(f: RootFieldIR, ctx: CompileContext = new Compi
     case 'connection':
       return rootConnection(f.connection, ctx);
     case 'action_root':
+      // Queries and mutations run action fields in src/actions/execute.ts; a live query's `<action>(id:)` is SQL.
+      if (f.action.kind === 'action_status') return actionStatusRoot(f.action, ctx);
       throw new Error('an action root field is run by src/actions/execute.ts');
   }
 }

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { request, spawnEngine, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { startHandler, type Handler } from './handler.js';
+import { WsClient } from '../helpers/ws.js';
 
 let h: Handler;
 test.before(async () => {
@@ -122,6 +123,43 @@ test.serial('an enqueue is one transaction with the other root fields: a failing
     t.is((done.body as any).data.make.output.name, 'Tx');
   } finally {
     await pool.end();
+    await e.close();
+  }
+});
+
+test.serial('subscription <action>(id:) over websockets: null output, then the output once the worker stored it; other sessions get null', async (t) => {
+  h.routes.set('/slow-user', (r, res) => {
+    setTimeout(() => {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ id: Number(r.body.session_variables['x-engine-user-id'] ?? 0), name: (r.body.input as { name: string }).name }));
+    }, 1500);
+  });
+  const e = await startTestEngine({ liveQueries: { batchSize: 100, refetchInterval: 100 } });
+  const sockets: WsClient[] = [];
+  const open = async (headers: Record<string, string>) => {
+    const c = await WsClient.open(e.url);
+    sockets.push(c);
+    await c.init(headers);
+    return c;
+  };
+  try {
+    t.is((await e.query(setup('/slow-user'))).status, 200);
+    const id = ((await e.graphql({ query: 'mutation { make(name: "Live") }' }, user(1))).body as any).data.make as string;
+    const mine = await open(user(1));
+    mine.send({ id: 's', type: 'start', payload: { query: 'subscription ($id: uuid!) { make(id: $id) { id errors output { name person { name } } } }', variables: { id } } });
+    const first = await mine.nextFor('s');
+    t.deepEqual(first.payload, { data: { make: { id, errors: null, output: null } } });
+    const next = await mine.nextFor('s', 10_000);
+    t.deepEqual(next.payload, { data: { make: { id, errors: null, output: { name: 'Live', person: { name: 'one' } } } } });
+    // the id as a literal; another user's session sees nothing, admin sees it
+    const other = await open(user(2));
+    other.send({ id: 'o', type: 'start', payload: { query: `subscription { make(id: "${id}") { id } }` } });
+    t.deepEqual((await other.nextFor('o')).payload, { data: { make: null } });
+    const admin = await open({});
+    admin.send({ id: 'a', type: 'start', payload: { query: `subscription { make(id: "${id}") { output { name } } }` } });
+    t.deepEqual((await admin.nextFor('a')).payload, { data: { make: { output: { name: 'Live' } } } });
+  } finally {
+    for (const c of sockets) c.close();
     await e.close();
   }
 });
