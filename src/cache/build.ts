@@ -197,7 +197,8 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
     }
     const handler = resolveUrlTemplate(a.definition.handler);
     if (typeof handler !== 'string') {
-      record(actionId(a.name), 'action', exportAction(a), `Value for environment variables not found: ${handler.missing.join(', ')}`);
+      // The original resolves the handler inside the action's context: the same `in action "<a>"; ` prefix.
+      record(actionId(a.name), 'action', exportAction(a), `in action ${q(a.name)}; Value for environment variables not found: ${handler.missing.join(', ')}`);
       continue;
     }
     actions[a.name] = { name: a.name, definition: a.definition, handler, comment: a.comment, roles: a.permissions.map((p) => p.role) };

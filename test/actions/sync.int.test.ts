@@ -232,8 +232,9 @@ test('output relationships join the handler objects with the table under the cal
 test.serial('a handler URL template needs its environment variable: refused on create, inconsistent after reload', async (t) => {
   const create = () => e.query({ type: 'create_action', args: { name: 'templ', definition: { output_type: 'Out', handler: '{{H12_LATER}}/mirror' } } });
   const refused = await create();
+  // as the original: the action is stored, the rebuild finds it inconsistent, the request fails and rolls back
   t.is(refused.status, 400);
-  t.is((refused.body as any).error, 'Value for environment variables not found: H12_LATER');
+  t.like(refused.body as any, { path: '$.args', code: 'constraint-violation', error: 'in action "templ"; Value for environment variables not found: H12_LATER' });
   process.env.H12_LATER = h.url;
   t.is((await create()).status, 200);
   delete process.env.H12_LATER;
@@ -241,8 +242,19 @@ test.serial('a handler URL template needs its environment variable: refused on c
   const inc = (await e.query({ type: 'get_inconsistent_metadata', args: {} })).body as any;
   t.false(inc.is_consistent);
   t.deepEqual(inc.inconsistent_objects.map((o: any) => [o.type, o.definition.name, o.reason]), [
-    ['action', 'templ', 'Value for environment variables not found: H12_LATER'],
+    ['action', 'templ', 'in action "templ"; Value for environment variables not found: H12_LATER'],
   ]);
+  // an engine starting on that metadata serves, and reports the action the same way
+  const fresh = await startTestEngine({ database: e.db });
+  try {
+    t.is((await fresh.graphql({ query: '{ __typename }' })).status, 200);
+    const atStart = (await fresh.query({ type: 'get_inconsistent_metadata', args: {} })).body as any;
+    t.deepEqual(atStart.inconsistent_objects.map((o: any) => [o.type, o.definition.name, o.reason]), [
+      ['action', 'templ', 'in action "templ"; Value for environment variables not found: H12_LATER'],
+    ]);
+  } finally {
+    await fresh.close();
+  }
   t.is((await e.query({ type: 'drop_action', args: { name: 'templ' } })).status, 200);
 });
 
