@@ -18,6 +18,8 @@ const NOT_FORWARDED = new Set([
 
 export type ClientHeaders = Record<string, string | string[] | undefined>;
 
+const USER_AGENT = `engine-graphql-engine/${ENGINE_VERSION}`;
+
 export interface CallResult {
   /** The handler's object, or array of objects (validated). */
   value: unknown;
@@ -69,18 +71,21 @@ const internal = (error: unknown, request: RequestInfo, response?: HttpAnswer, b
 export async function callHandler(
   call: ActionCallIR, input: Record<string, unknown>, session: Record<string, string>, client: ClientHeaders | null, shape: OutputShape | null,
 ): Promise<CallResult> {
-  const conf = configuredHeaders(call.headers);
+  const conf = call.headers.length ? configuredHeaders(call.headers) : [];
   const fwd = call.forwardClientHeaders && client ? forwarded(client) : [];
-  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': `engine-graphql-engine/${ENGINE_VERSION}` };
-  const confNames = new Set(conf.map(([n]) => n.toLowerCase()));
-  // On duplicate names the configured header wins.
-  for (const [n, v] of fwd) if (!confNames.has(n.toLowerCase())) headers[n.toLowerCase()] = v;
+  const headers: Record<string, string> = { 'content-type': 'application/json', 'user-agent': USER_AGENT };
+  if (fwd.length) {
+    const confNames = new Set(conf.map(([n]) => n.toLowerCase()));
+    // On duplicate names the configured header wins.
+    for (const [n, v] of fwd) if (!confNames.has(n.toLowerCase())) headers[n.toLowerCase()] = v;
+  }
   for (const [n, v] of conf) headers[n.toLowerCase()] = v;
   const body = { action: { name: call.name }, input, session_variables: session };
-  const request: RequestInfo = {
+  // What `internal` reports of the request: built only for an error.
+  const request = (): RequestInfo => ({
     url: call.handler, body,
     headers: [...call.headers.map((h) => ({ ...h })), ...fwd.map(([name, value]) => ({ name, value }))],
-  };
+  });
   let answer: HttpAnswer;
   const text = JSON.stringify(body);
   const started = process.hrtime.bigint();
@@ -93,7 +98,7 @@ export async function callHandler(
     const message = e instanceof HttpFailure ? e.message : String(e);
     if (wantsHandlerLog()) logHandlerCall({ action: call.name, started, requestSize: Buffer.byteLength(text), answer: { error: message } });
     throw new EngineError('unexpected', 'http exception when calling webhook', {
-      status: 500, internal: internal({ type: 'http_exception', message }, request),
+      status: 500, internal: internal({ type: 'http_exception', message }, request()),
     });
   }
   let json: unknown;
@@ -101,12 +106,13 @@ export async function callHandler(
     json = JSON.parse(answer.body);
   } catch (e) {
     throw new EngineError('unexpected', 'not a valid json response from webhook', {
-      status: 500, internal: internal(`invalid json: ${e instanceof Error ? e.message : String(e)}`, request, answer, answer.body),
+      status: 500, internal: internal(`invalid json: ${e instanceof Error ? e.message : String(e)}`, request(), answer, answer.body),
     });
   }
   const withInternal = (err: EngineError) =>
-    new EngineError(err.code, err.message, { status: err.status, path: err.path, internal: internal('unexpected response', request, answer, json) });
-  const setCookie = answer.headers.filter((h) => h.name.toLowerCase() === 'set-cookie').map((h) => h.value);
+    new EngineError(err.code, err.message, { status: err.status, path: err.path, internal: internal('unexpected response', request(), answer, json) });
+  const setCookie: string[] = [];
+  for (const h of answer.headers) if (h.name.length === 10 && h.name.toLowerCase() === 'set-cookie') setCookie.push(h.value);
   if (answer.status >= 200 && answer.status < 300) {
     if (shape) {
       try {
@@ -127,7 +133,7 @@ export async function callHandler(
     throw new EngineError(code as ErrorCode, o.message, { status: answer.status });
   }
   throw new EngineError('unexpected', 'internal error', {
-    status: 500, internal: internal(`expecting 2xx or 4xx status code, but found ${answer.status}`, request, answer, json),
+    status: 500, internal: internal(`expecting 2xx or 4xx status code, but found ${answer.status}`, request(), answer, json),
   });
 }
 
