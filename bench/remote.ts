@@ -1,8 +1,10 @@
 // Remote-schema overhead (issue 13): (1) a query forwarded through the engine against the same query sent to the
 // remote directly (a graphql-js server in its own process), same load: engine/direct throughput; (2) a request
 // mixing a table field and a remote field against max(database-only, remote-only) latency, one connection.
-// usage: node --import tsx bench/remote.ts [--seconds 5] [--connections 10]   (DATABASE_URL: the Postgres server)
-// Run it under `flock /tmp/engine-bench.lock` on a shared machine; figures are noisy there.
+// usage: node --import tsx bench/remote.ts [--seconds 5] [--connections 10] [--port P] [--database NAME]
+//   DATABASE_URL: the Postgres server; --port: the engine's port, the remote's is P+1 (default: free ports);
+//   --database: the bench's own database, dropped and re-created (default h13_bench_remote).
+// Run it alone on a shared machine (bench/README.md); figures are noisy otherwise.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -16,8 +18,12 @@ const arg = (name: string, dflt: number): number => {
 };
 const seconds = arg('seconds', 5);
 const connections = arg('connections', 10);
+const fixedPort = arg('port', 0);
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const DB = 'h13_bench_remote';
+const dbArg = process.argv.indexOf('--database');
+const DB = dbArg > 0 ? process.argv[dbArg + 1] : 'h13_bench_remote';
+// The name goes into DROP/CREATE DATABASE as an identifier: plain names only.
+if (!/^[a-z_][a-z0-9_]*$/.test(DB)) throw new Error(`--database: ${DB} is not a plain lower-case name`);
 
 function start(args: string[], env: Record<string, string>, ready: (line: string) => boolean): Promise<ChildProcess> {
   return new Promise((resolve, reject) => {
@@ -43,14 +49,14 @@ async function waitFor(url: string): Promise<void> {
 async function main(): Promise<void> {
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${DB}`);
+  await admin.query(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${DB}"`);
   await admin.end();
   const dbUrl = new URL(baseUrl);
   dbUrl.pathname = `/${DB}`;
 
-  const remotePort = await freePort();
-  const enginePort = await freePort();
+  const enginePort = fixedPort || await freePort();
+  const remotePort = fixedPort ? fixedPort + 1 : await freePort();
   const remote = await start(['--import', 'tsx', 'bench/remote-server.ts', String(remotePort)], {}, (l) => l.includes('ready'));
   const engine = spawn(process.execPath, ['bin/engine.mjs', 'serve', '--database-url', dbUrl.toString(), '--server-port', String(enginePort), '--log-level', 'error'], {
     cwd: ROOT, env: { ...process.env, ENGINE_GRAPHQL_ENABLED_LOG_TYPES: 'startup' }, stdio: 'ignore',
@@ -105,7 +111,7 @@ async function main(): Promise<void> {
     await new Promise((r) => setTimeout(r, 500));
     const c = new pg.Client({ connectionString: baseUrl });
     await c.connect();
-    await c.query(`DROP DATABASE IF EXISTS ${DB} WITH (FORCE)`);
+    await c.query(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);
     await c.end();
   }
 }
