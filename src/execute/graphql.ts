@@ -58,6 +58,7 @@ export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionR
   if (ctx.state.metadata.remote_schemas.length) {
     const rc: RemoteContext = {
       state: ctx.state, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: ec.showInternal, setCookie: reply.setCookie,
+      cacheSize: ec.planCacheSize,
     };
     ec.remote = (req, raw, db) => remoteAnswer(rc, req, raw, db);
   }

@@ -10,17 +10,18 @@ export class Lru<V> {
   hits = 0;
   misses = 0;
 
-  constructor(readonly capacity: number) {}
+  /** `totals`: the process-wide counters this cache adds to (null: none, for caches that are not plan caches). */
+  constructor(readonly capacity: number, private readonly totals: { hits: number; misses: number } | null = planCacheTotals) {}
 
   get(key: string): V | undefined {
     const v = this.map.get(key);
     if (v === undefined) {
       this.misses++;
-      planCacheTotals.misses++;
+      if (this.totals) this.totals.misses++;
       return undefined;
     }
     this.hits++;
-    planCacheTotals.hits++;
+    if (this.totals) this.totals.hits++;
     // Re-insert: Map iteration order is insertion order, so the first key is the least recently used.
     this.map.delete(key);
     this.map.set(key, v);

@@ -3,6 +3,9 @@
 // Unlike the original (Note [Mixed requests]), a request may also mix servers: it is split by server
 // (split.ts), the database part runs as the engine's usual single statement and the remote parts in parallel
 // (one after another for mutations, in request order), and `data` is assembled in the request's field order.
+// Where a request goes (nowhere, one remote, or which parts) depends only on the state, the role, the query text
+// and the operation name, so it is kept per state like a query plan: table queries on a state with remote schemas
+// and repeated remote requests skip parsing and splitting.
 import { parse, type DocumentNode } from 'graphql';
 import { EngineError, graphqlErrorObject } from '../core/errors.js';
 import type { RequestHeaders, Session } from '../auth/session.js';
@@ -15,7 +18,8 @@ import { remoteHeaders } from './headers.js';
 import { postRemote, type RemoteReply } from './http.js';
 import { resolveRemote } from './introspect.js';
 import { objectMembers } from './json-members.js';
-import { rootOwners, splitOperation, type Owner, type Part } from './split.js';
+import { pickVariables, rootOwners, splitOperation, type Owner, type Part } from './split.js';
+import { Lru } from '../execute/plan-cache.js';
 import { introspected } from './store.js';
 import { MUTATION_ROOT, QUERY_ROOT } from './merge.js';
 
@@ -27,10 +31,64 @@ export interface RemoteContext {
   showInternal: boolean;
   /** Set-Cookie values of the remotes' answers, for the HTTP response. */
   setCookie: string[];
+  /** Routes kept per state (the plan cache's capacity; 0: none). */
+  cacheSize: number;
 }
 
 /** Answers a GraphQL request (body text: `{"data":...}` or `{"errors":...}`); never throws. */
 export type Answer = (req: GraphQLRequest) => Promise<string>;
+
+/** Where a request goes; `parts` hold the texts to send, their variables are picked per request. */
+type Route =
+  | { kind: 'none' }
+  | { kind: 'subscription' }
+  | { kind: 'forward'; remote: string }
+  | { kind: 'split'; parts: Part[]; order: string[]; sequential: boolean };
+
+const NONE: Route = { kind: 'none' };
+const routeCaches = new WeakMap<EngineState, Lru<Route>>();
+
+function routeOf(ctx: RemoteContext, req: GraphQLRequest): Route {
+  const rs = roleSchema(ctx.state, ctx.session.role);
+  if (!rs.remote || (rs.remote.query.size === 0 && rs.remote.mutation.size === 0)) return NONE;
+  let cache = routeCaches.get(ctx.state);
+  if (cache === undefined && ctx.cacheSize > 0) routeCaches.set(ctx.state, (cache = new Lru<Route>(ctx.cacheSize, null)));
+  const key = `${ctx.session.role}\0${req.operationName ?? ''}\0${req.query}`;
+  let route = cache?.get(key);
+  if (route === undefined) {
+    route = computeRoute(ctx, req, rs.remote);
+    cache?.set(key, route);
+  }
+  return route;
+}
+
+function computeRoute(ctx: RemoteContext, req: GraphQLRequest, remote: NonNullable<ReturnType<typeof roleSchema>['remote']>): Route {
+  let doc: DocumentNode;
+  let op;
+  try {
+    doc = parse(req.query);
+    op = pickOperation(doc, req.operationName);
+  } catch {
+    return NONE; // the usual path reports it
+  }
+  const routes = op.operation === 'mutation' ? remote.mutation : remote.query;
+  const owner = (name: string): Owner => routes.get(name) ?? null;
+  const rootName = op.operation === 'mutation' ? MUTATION_ROOT : op.operation === 'subscription' ? 'subscription_root' : QUERY_ROOT;
+  const { owners, direct } = rootOwners({ doc, op, rootName, owner });
+  if (owners.every((o) => o === null)) return NONE;
+  if (op.operation === 'subscription') return { kind: 'subscription' };
+  if (owners.length === 1 && direct) return { kind: 'forward', remote: owners[0]! };
+  const remotes = remoteSchemas(ctx.state.metadata);
+  const split = splitOperation({
+    doc, op, rootName, owner, variables: null,
+    remoteRoot: (name) => {
+      const r = introspected(remoteOf(remotes, name));
+      const t = r.ok ? (op.operation === 'mutation' ? r.schema.getMutationType() : r.schema.getQueryType()) : null;
+      return t?.name ?? rootName;
+    },
+  });
+  return { kind: 'split', parts: split.parts, order: split.order, sequential: op.operation === 'mutation' };
+}
 
 /**
  * The answer of a request that selects remote fields, or null when it selects none (or cannot even be parsed:
@@ -38,38 +96,20 @@ export type Answer = (req: GraphQLRequest) => Promise<string>;
  * execution (a subscription); a remote's failure is an errors body.
  */
 export function remoteAnswer(ctx: RemoteContext, req: GraphQLRequest, raw: unknown, db: Answer): Promise<string> | null {
-  const rs = roleSchema(ctx.state, ctx.session.role);
-  if (!rs.remote || (rs.remote.query.size === 0 && rs.remote.mutation.size === 0)) return null;
-  let doc: DocumentNode;
-  try {
-    doc = parse(req.query);
-  } catch {
-    return null;
+  const route = routeOf(ctx, req);
+  switch (route.kind) {
+    case 'none':
+      return null;
+    case 'subscription':
+      // Thrown: a pre-execution error (HTTP answers it as an errors body, a websocket with an `error` message).
+      throw new EngineError('not-supported', 'subscription to remote server is not supported');
+    case 'forward':
+      return forward(ctx, remoteOf(remoteSchemas(ctx.state.metadata), route.remote), JSON.stringify(raw));
+    case 'split': {
+      const parts = route.parts.map((p) => ({ ...p, variables: pickVariables(req.variables, p.variableNames) }));
+      return mixed(ctx, parts, route.order, route.sequential, remoteSchemas(ctx.state.metadata), db);
+    }
   }
-  let op;
-  try {
-    op = pickOperation(doc, req.operationName);
-  } catch {
-    return null;
-  }
-  const routes = op.operation === 'mutation' ? rs.remote.mutation : rs.remote.query;
-  const owner = (name: string): Owner => routes.get(name) ?? null;
-  const rootName = op.operation === 'mutation' ? MUTATION_ROOT : op.operation === 'subscription' ? 'subscription_root' : QUERY_ROOT;
-  const { owners, direct } = rootOwners({ doc, op, rootName, owner });
-  if (owners.every((o) => o === null)) return null;
-  // Thrown: a pre-execution error (HTTP answers it as an errors body, a websocket with an `error` message).
-  if (op.operation === 'subscription') throw new EngineError('not-supported', 'subscription to remote server is not supported');
-  const remotes = remoteSchemas(ctx.state.metadata);
-  if (owners.length === 1 && direct) return forward(ctx, remoteOf(remotes, owners[0]!), JSON.stringify(raw));
-  const split = splitOperation({
-    doc, op, rootName, owner, variables: req.variables,
-    remoteRoot: (name) => {
-      const r = introspected(remoteOf(remotes, name));
-      const t = r.ok ? (op.operation === 'mutation' ? r.schema.getMutationType() : r.schema.getQueryType()) : null;
-      return t?.name ?? rootName;
-    },
-  });
-  return mixed(ctx, split.parts, split.order, op.operation === 'mutation', remotes, db);
 }
 
 const remoteOf = (remotes: RemoteSchemaMeta[], name: string): RemoteSchemaMeta => {

@@ -16,7 +16,13 @@ export interface Part {
   query: string;
   /** The part's variables (only those it declares); null when the request had none. */
   variables: Record<string, unknown> | null;
+  /** The names of the variables it declares (to pick another request's variables for the same text). */
+  variableNames: ReadonlySet<string>;
 }
+
+/** The variables of a request that a part declares; null when the request had none. */
+export const pickVariables = (variables: Record<string, unknown> | null, names: ReadonlySet<string>): Record<string, unknown> | null =>
+  variables === null ? null : Object.fromEntries(Object.entries(variables).filter(([k]) => names.has(k)));
 
 export interface Split {
   parts: Part[];
@@ -133,9 +139,7 @@ function partOf(input: SplitInput, owner: Owner, fragments: Map<string, Fragment
     selectionSet,
   };
   const doc: DocumentNode = { kind: Kind.DOCUMENT, definitions: [op, ...used.values()] };
-  const vars = input.variables === null ? null
-    : Object.fromEntries(Object.entries(input.variables).filter(([k]) => variables.has(k)));
-  return { owner, query: print(doc), variables: vars };
+  return { owner, query: print(doc), variables: pickVariables(input.variables, variables), variableNames: variables };
 }
 
 /** The parts of an operation, in the order their first root field appears. */

@@ -95,3 +95,21 @@ test.serial('the remote parts run in parallel with each other and with the datab
   t.deepEqual(r.body, { data: { user: { id: 1 }, weather: { city: 'a' }, author: [{ id: 1 }] } });
   t.true(ms >= 400 && ms < 750, `${ms} ms`);
 });
+
+test.serial('a route is kept per query text: the same text with other variables sends each remote its own values; a metadata change re-routes', async (t) => {
+  const query = 'query Q($uid: Int!, $min: Int) { user(id: $uid) { id } author(where: {id: {_gte: $min}}, order_by: {id: asc}, limit: 1) { id } }';
+  for (const [uid, min] of [[1, 1], [5, 2], [9, 1]]) {
+    reset();
+    const r = await e.graphql({ query, variables: { uid, min } });
+    t.deepEqual(r.body, { data: { user: { id: uid }, author: [{ id: min }] } });
+    t.deepEqual(users.received.map((x) => x.body.variables), [{ uid }]);
+  }
+  // a table query on a state with remote schemas is answered by the database alone, every time
+  for (let i = 0; i < 2; i++) t.deepEqual((await e.graphql({ query: '{ author_by_pk(id: 1) { name } }' })).body, { data: { author_by_pk: { name: 'ann' } } });
+  // the weather remote removed: the same text no longer finds its field
+  const q = '{ weather(city: "a") { city } author_by_pk(id: 1) { name } }';
+  t.deepEqual((await e.graphql({ query: q })).body, { data: { weather: { city: 'a' }, author_by_pk: { name: 'ann' } } });
+  t.is((await e.query({ type: 'remove_remote_schema', args: { name: 'weather' } })).status, 200);
+  t.teardown(() => e.query({ type: 'add_remote_schema', args: { name: 'weather', definition: { url: weather.url } } }));
+  t.is((await e.graphql({ query: q })).body.errors[0].extensions.code, 'validation-failed');
+});
