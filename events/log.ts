@@ -77,6 +77,9 @@ const MIGRATIONS: string[][] = [
   ],
   // Event triggers: event_log, event_invocation_logs, event_triggers.
   EVENT_LOG_MIGRATION,
+  // Every captured row paid for an entry in this index, while only archiving a deleted trigger's events (a rare
+  // metadata change, fine as a scan) looks events up by trigger; the workers claim through event_log_pending.
+  [`DROP INDEX IF EXISTS ${CATALOG_SCHEMA}.event_log_trigger_name`],
 ];
 
 export const CATALOG_VERSION = MIGRATIONS.length;

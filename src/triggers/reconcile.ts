@@ -26,9 +26,10 @@ interface TableShape {
 /** Brings the capture triggers, engine_catalog.event_triggers and the archive flag in line with `metadata`. */
 export async function reconcileEventTriggers(client: pg.ClientBase, metadata: Metadata): Promise<void> {
   const triggers = eventTriggers(metadata);
-  const wanted = triggers.flatMap(({ table, trigger }) => captureObjects(table, trigger));
   const installed = await readInstalled(client);
-  const shapes = await readTables(client, [...new Map(wanted.map((w) => [qualifiedKey(w.table), w.table])).values()]);
+  const shapes = await readTables(client, [...new Map(triggers.map(({ table }) => [qualifiedKey(table), table])).values()]);
+  const wanted = triggers.flatMap(({ table, trigger }) =>
+    captureObjects(table, trigger, shapes.get(qualifiedKey(table))?.kind === 'p' ? 'partitioned' : 'table'));
   const byName = new Map(installed.map((i) => [i.name, i]));
   const ddl: string[] = [];
   const keep = new Set<string>();

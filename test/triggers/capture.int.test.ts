@@ -180,3 +180,97 @@ test.serial('a table dropped and re-created by run_sql gets its trigger back', a
   await db.query('INSERT INTO again (id) VALUES (1)');
   t.is((await events('again_t')).length, 1);
 });
+
+async function rawEvents(trigger: string): Promise<Array<{ id: string; payload: Row }>> {
+  const r = await db.query<{ id: string; payload: Row }>('SELECT id, payload FROM engine_catalog.event_log WHERE trigger_name = $1 ORDER BY created_at, id', [trigger]);
+  return r.rows;
+}
+
+test.serial('one statement of many rows: an event per row with distinct ids; UPDATE pairs each old and new image, also when the key changes', async (t) => {
+  await table('many', { insert: { columns: '*', payload: ['id', 'b'] }, update: { columns: ['b'] }, delete: { columns: '*', payload: ['id'] } });
+  await db.query('INSERT INTO many (id, b) SELECT i, i * 10 FROM generate_series(1, 200) i');
+  const inserted = await rawEvents('many_t');
+  t.is(inserted.length, 200);
+  t.is(new Set(inserted.map((x) => x.id)).size, 200);
+  t.deepEqual(new Set(inserted.map((x) => (x.payload.data.new as { id: number }).id)), new Set(Array.from({ length: 200 }, (_, i) => i + 1)));
+  t.true(inserted.every((x) => (x.payload.data.new as { id: number; b: number }).b === (x.payload.data.new as { id: number }).id * 10));
+  // Ids are UUIDs of version 7 and variant 10.
+  t.true(inserted.every((x) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(x.id)));
+  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log');
+  // Every row changes b, odd rows change their key as well; rows 151.. change nothing listened to.
+  await db.query(`UPDATE many SET id = CASE WHEN id % 2 = 1 THEN id + 1000 ELSE id END, b = CASE WHEN id > 150 THEN b ELSE b + 1 END, a = 'x'`);
+  const updated = await rawEvents('many_t');
+  t.is(updated.length, 150);
+  for (const { payload } of updated) {
+    const o = payload.data.old as { id: number; b: number; a: string | null };
+    const n = payload.data.new as { id: number; b: number; a: string };
+    t.deepEqual([n.id, n.b, o.a, n.a], [o.id % 2 === 1 ? o.id + 1000 : o.id, o.b + 1, null, 'x']);
+  }
+  t.deepEqual(new Set(updated.map((x) => (x.payload.data.old as { id: number }).id)), new Set(Array.from({ length: 150 }, (_, i) => i + 1)));
+  // ON CONFLICT DO UPDATE: an insert event for the new row, an update event for the conflicting one.
+  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log');
+  await db.query('INSERT INTO many (id, b) VALUES (2, 0), (5000, 1) ON CONFLICT (id) DO UPDATE SET b = excluded.b');
+  t.deepEqual((await rawEvents('many_t')).map((x) => [x.payload.op, x.payload.data.new]).sort(), [
+    ['INSERT', { id: 5000, b: 1 }],
+    ['UPDATE', { id: 2, a: 'x', b: 0, j: null }],
+  ]);
+  // Statements that change no row (or no listened column) write nothing.
+  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log');
+  await db.query('DELETE FROM many WHERE id < 0');
+  await db.query(`UPDATE many SET a = 'y'`);
+  t.is((await rawEvents('many_t')).length, 0);
+  await db.query('DELETE FROM many');
+  t.is((await rawEvents('many_t')).length, 201);
+});
+
+test.serial('columns named like the capture SQL names (n, o, i, r, tg_op, new, old, engine_d) are captured as values', async (t) => {
+  await ok({
+    type: 'bulk',
+    args: [
+      { type: 'run_sql', args: { sql: 'CREATE TABLE clash (n int PRIMARY KEY, o text, i int, r text, tg_op text, new int, old int, engine_d int, engine_p int)' } },
+      { type: 'track_table', args: 'clash' },
+      { type: 'create_event_trigger', args: { name: 'clash_all', table: 'clash', webhook: HOOK, insert: { columns: '*' }, update: { columns: '*' } } },
+      { type: 'create_event_trigger', args: { name: 'clash_sub', table: 'clash', webhook: HOOK, update: { columns: ['o', 'tg_op', 'engine_d'], payload: ['n', 'tg_op', 'new', 'old', 'engine_d'] }, delete: { columns: '*', payload: ['i', 'r', 'engine_p'] } } },
+    ],
+  });
+  const row = { n: 1, o: 'o', i: 2, r: 'r', tg_op: 'x', new: 3, old: 4, engine_d: 5, engine_p: 6 };
+  await db.query('INSERT INTO clash VALUES (1, $1, 2, $2, $3, 3, 4, 5, 6)', ['o', 'r', 'x']);
+  await db.query(`UPDATE clash SET i = 20`); // not listened to by clash_sub
+  await db.query(`UPDATE clash SET tg_op = 'y', engine_d = 50`);
+  await db.query('DELETE FROM clash');
+  const row2 = { ...row, i: 20 };
+  const row3 = { ...row2, tg_op: 'y', engine_d: 50 };
+  t.deepEqual(await events('clash_all'), [
+    { op: 'INSERT', data: { old: null, new: row }, session_variables: null },
+    { op: 'UPDATE', data: { old: row, new: row2 }, session_variables: null },
+    { op: 'UPDATE', data: { old: row2, new: row3 }, session_variables: null },
+  ]);
+  t.deepEqual(await events('clash_sub'), [
+    { op: 'UPDATE', data: { old: { n: 1, tg_op: 'x', new: 3, old: 4, engine_d: 5 }, new: { n: 1, tg_op: 'y', new: 3, old: 4, engine_d: 50 } }, session_variables: null },
+    { op: 'DELETE', data: { old: { i: 20, r: 'r', engine_p: 6 }, new: null }, session_variables: null },
+  ]);
+});
+
+test.serial('a partitioned table: writes through the parent and into a partition directly are captured', async (t) => {
+  await ok({
+    type: 'bulk',
+    args: [
+      { type: 'run_sql', args: { sql: `CREATE TABLE parts (id int, k text, PRIMARY KEY (id, k)) PARTITION BY LIST (k);
+                                        CREATE TABLE parts_a PARTITION OF parts FOR VALUES IN ('a')` } },
+      { type: 'track_table', args: 'parts' },
+      { type: 'create_event_trigger', args: { name: 'parts_t', table: 'parts', webhook: HOOK, insert: { columns: '*' }, update: { columns: '*' } } },
+      // A partition created after the trigger is covered too.
+      { type: 'run_sql', args: { sql: `CREATE TABLE parts_b PARTITION OF parts FOR VALUES IN ('b')` } },
+    ],
+  });
+  await db.query(`INSERT INTO parts VALUES (1, 'a'), (2, 'b')`);
+  await db.query(`INSERT INTO parts_b VALUES (3, 'b')`);
+  await db.query(`UPDATE parts_a SET id = 10`);
+  const got = await db.query<{ table_name: string; payload: Row }>('SELECT table_name, payload FROM engine_catalog.event_log WHERE trigger_name = $1 ORDER BY created_at', ['parts_t']);
+  t.deepEqual(got.rows.map((r) => [r.table_name, r.payload.op, r.payload.data.new]), [
+    ['parts_a', 'INSERT', { id: 1, k: 'a' }],
+    ['parts_b', 'INSERT', { id: 2, k: 'b' }],
+    ['parts_b', 'INSERT', { id: 3, k: 'b' }],
+    ['parts_a', 'UPDATE', { id: 10, k: 'a' }],
+  ]);
+});
