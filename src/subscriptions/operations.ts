@@ -83,6 +83,21 @@ function executeContext(
 }
 
 /**
+ * A remote's answer goes into a websocket frame as it is, so it must be a JSON object (over HTTP any body is passed
+ * on as received); anything else is an execution error.
+ */
+function jsonObjectAnswer(text: string): string {
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch {
+    v = undefined;
+  }
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new EngineError('unexpected', 'invalid JSON from a remote schema', { status: 500 });
+  return text;
+}
+
+/**
  * Starts one operation; resolves to a handle for a live subscription, null when it is already over. `requestId` is
  * the one its query-log and websocket-log lines carry.
  */
@@ -98,7 +113,7 @@ export async function startOperation(
     const ec = executeContext(ws, endpoint, session, state, requestId, client.headers);
     // A subscription to a remote field throws here (not-supported, before execution, as the original).
     const viaRemote = remoteRequest(ec, request, client.raw);
-    planned = viaRemote ? { operation: 'query' as const, run: () => viaRemote } : await planRequest(ec, request);
+    planned = viaRemote ? { operation: 'query' as const, run: async () => jsonObjectAnswer(await viaRemote) } : await planRequest(ec, request);
   } catch (e) {
     sink.error(asEngineError(e));
     return null;

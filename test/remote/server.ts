@@ -17,6 +17,8 @@ export interface RemoteServer {
   options: {
     delayMs?: number;
     status?: number;
+    /** A fixed body text instead of the result (a remote answering garbage). */
+    body?: string;
     setCookie?: string[];
     /** Changes an introspection result (`data.__schema`) before it is sent. */
     mangleIntrospection?: (schema: Record<string, unknown>) => void;
@@ -42,7 +44,7 @@ export async function startRemote(sdl: string, rootValue: Record<string, unknown
         const headers: Record<string, string | string[]> = { 'content-type': 'application/json' };
         if (options.setCookie) headers['set-cookie'] = options.setCookie;
         res.writeHead(options.status ?? 200, headers);
-        res.end(JSON.stringify(result));
+        res.end(options.body ?? JSON.stringify(result));
       })();
     });
   });

@@ -112,6 +112,24 @@ test.serial('Apollo: a remote that is down is a data message with the HTTP error
   t.deepEqual(await c.nextFor('d'), { id: 'd', type: 'complete' });
 });
 
+test.serial('a remote answering something that is not a JSON object: an unexpected error result on both protocols (HTTP passes it on)', async (t) => {
+  remote.options.body = '<h1>oops</h1>';
+  t.teardown(() => { delete remote.options.body; });
+  t.is((await e.graphql({ query: '{ user(id: 1) { id } }' }, ADMIN)).text, '<h1>oops</h1>');
+  const c = await apollo();
+  t.teardown(() => c.close());
+  c.send({ id: 'g', type: 'start', payload: { query: '{ user(id: 1) { id } }' } });
+  t.deepEqual(await c.nextFor('g'), {
+    id: 'g', type: 'data', payload: { errors: [{ extensions: { path: '$', code: 'unexpected' }, message: 'invalid JSON from a remote schema' }] },
+  });
+  t.deepEqual(await c.nextFor('g'), { id: 'g', type: 'complete' });
+  const tws = createClient({ url: e.url.replace(/^http/, 'ws') + '/v1/graphql', webSocketImpl: WebSocket, retryAttempts: 0, lazy: true, connectionParams: { headers: ADMIN } });
+  t.teardown(() => tws.dispose());
+  const results: unknown[] = [];
+  for await (const r of tws.iterate({ query: '{ user(id: 1) { id } }' })) results.push(r);
+  t.deepEqual(results, [{ errors: [{ extensions: { path: '$', code: 'unexpected' }, message: 'invalid JSON from a remote schema' }] }]);
+});
+
 test.serial('graphql-transport-ws: a remote query is one next result, connectionParams headers are forwarded', async (t) => {
   const c = createClient({
     url: e.url.replace(/^http/, 'ws') + '/v1/graphql', webSocketImpl: WebSocket, retryAttempts: 0, lazy: true,
