@@ -3,8 +3,9 @@
 // --cpu-prof: the engine writes a V8 profile into bench/results/ when it stops).
 // A query action whose handler (bench/action-handler.ts, its own process) answers at once, called through the
 // engine, against the same handler called directly with the body the engine sends it, under the same load
-// (autocannon, fixed connections). Runs alternate; the report gives req/s, p50/p99 of both, the engine/direct
-// throughput ratio and the p99 latency the engine adds (medians of the rounds). Run it under
+// (autocannon, fixed connections), and against a floor (bench/action-proxy.ts: a bare node:http proxy making the
+// same call). Runs alternate; the report gives req/s, p50/p99 of each, the engine/direct throughput ratio (and
+// floor/direct, engine/floor) and the latency the engine adds (medians of the rounds). Run it under
 // `flock /tmp/engine-bench.lock` on a shared machine.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -34,18 +35,19 @@ const ENGINE_BODY = JSON.stringify({ query: 'query bench_action { echo(id: 1) { 
 // What the engine POSTs to the handler for that query (admin session).
 const DIRECT_BODY = JSON.stringify({ action: { name: 'echo' }, input: { id: 1 }, session_variables: { 'x-engine-role': 'admin' } });
 
-async function spawnHandler(): Promise<SpawnedProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, 'bench/action-handler.ts')], {
-    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, BENCH_HANDLER_PORT: String(PORT ? PORT + 1 : 0) },
+/** A bench helper process (tsx) that prints `{"msg":"<ready>","url":...}` when it listens. */
+async function spawnHelper(file: string, ready: string, env: NodeJS.ProcessEnv): Promise<SpawnedProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(ROOT, file)], {
+    cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, ...env },
   });
   const url = await new Promise<string>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (c: Buffer) => {
       buf += c.toString('utf8');
-      const line = buf.split('\n').find((l) => l.includes('handler.ready'));
+      const line = buf.split('\n').find((l) => l.includes(ready));
       if (line) resolve((JSON.parse(line) as { url: string }).url);
     });
-    child.once('exit', (code) => reject(new Error(`handler exited with code ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited with code ${code}`)));
   });
   return { child, url, logFile: '', stop: async () => void child.kill('SIGTERM') };
 }
@@ -69,8 +71,10 @@ async function main(): Promise<void> {
   const stamp = new Date().toISOString().replace(/[:.]/g, '-');
   const started: SpawnedProcess[] = [];
   try {
-    const handler = await spawnHandler();
+    const handler = await spawnHelper('bench/action-handler.ts', 'handler.ready', { BENCH_HANDLER_PORT: String(PORT ? PORT + 1 : 0) });
     started.push(handler);
+    const proxy = await spawnHelper('bench/action-proxy.ts', 'proxy.ready', { BENCH_PROXY_PORT: String(PORT ? PORT + 2 : 0), BENCH_PROXY_TARGET: `${handler.url}/echo` });
+    started.push(proxy);
     const engine = await spawnEngine({
       databaseUrl: withDatabase(baseUrl, DB), port: PORT, logFile: join(resultsDir, `actions-engine-${stamp}.log`), env: { ENGINE_GRAPHQL_LOG_LEVEL: 'error' },
       nodeArgs: process.argv.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [],
@@ -90,12 +94,17 @@ async function main(): Promise<void> {
     const check = await (await fetch(`${engine.url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: ENGINE_BODY })).text();
     if (check !== '{"data":{"echo":{"id":1,"name":"bench"}}}') throw new Error(`unexpected engine answer: ${check}`);
 
+    const viaProxy = await (await fetch(`${proxy.url}/`, { method: 'POST', body: ENGINE_BODY })).text();
+    if (viaProxy !== check) throw new Error(`unexpected floor answer: ${viaProxy}`);
+
     await load(engine.url, '/v1/graphql', ENGINE_BODY, opts.warmup);
     await load(handler.url, '/echo', DIRECT_BODY, opts.warmup);
-    const rounds: Record<'engine' | 'direct', Array<Awaited<ReturnType<typeof load>>>> = { engine: [], direct: [] };
+    await load(proxy.url, '/', ENGINE_BODY, opts.warmup);
+    const rounds: Record<'engine' | 'direct' | 'floor', Array<Awaited<ReturnType<typeof load>>>> = { engine: [], direct: [], floor: [] };
     for (let i = 0; i < opts.rounds; i++) {
       rounds.engine.push(await load(engine.url, '/v1/graphql', ENGINE_BODY, opts.duration));
       rounds.direct.push(await load(handler.url, '/echo', DIRECT_BODY, opts.duration));
+      rounds.floor.push(await load(proxy.url, '/', ENGINE_BODY, opts.duration));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
     const summary = (rs: typeof rounds.engine) => ({
@@ -103,10 +112,15 @@ async function main(): Promise<void> {
     });
     const e = summary(rounds.engine);
     const d = summary(rounds.direct);
-    const report = { options: opts, engine: e, direct: d, ratio: Number((e.rps / d.rps).toFixed(3)), addedP99Ms: e.p99 - d.p99, addedP50Ms: e.p50 - d.p50, rounds };
+    const f = summary(rounds.floor);
+    const report = {
+      options: opts, engine: e, direct: d, floor: f, ratio: Number((e.rps / d.rps).toFixed(3)), floorRatio: Number((f.rps / d.rps).toFixed(3)),
+      engineToFloor: Number((e.rps / f.rps).toFixed(3)), addedP99Ms: e.p99 - d.p99, addedP50Ms: e.p50 - d.p50, rounds,
+    };
     console.log(`sync action through the engine: ${e.rps.toFixed(0)} req/s p50 ${e.p50} ms p99 ${e.p99} ms${e.errors ? ` errors ${e.errors}` : ''}`);
     console.log(`handler called directly:        ${d.rps.toFixed(0)} req/s p50 ${d.p50} ms p99 ${d.p99} ms${d.errors ? ` errors ${d.errors}` : ''}`);
-    console.log(`engine/direct throughput ${report.ratio}; added latency p50 ${report.addedP50Ms} ms, p99 ${report.addedP99Ms} ms (${opts.connections} connections)`);
+    console.log(`floor (bare node:http proxy): ${f.rps.toFixed(0)} req/s p50 ${f.p50} ms p99 ${f.p99} ms${f.errors ? ` errors ${f.errors}` : ''}`);
+    console.log(`engine/direct throughput ${report.ratio} (floor/direct ${report.floorRatio}, engine/floor ${report.engineToFloor}); added latency p50 ${report.addedP50Ms} ms, p99 ${report.addedP99Ms} ms (${opts.connections} connections)`);
     writeFileSync(join(resultsDir, `actions-${stamp}.json`), JSON.stringify(report, null, 2));
   } finally {
     for (const s of started.reverse()) await s.stop();
