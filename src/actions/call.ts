@@ -67,6 +67,17 @@ const internal = (error: unknown, request: RequestInfo, response?: HttpAnswer, b
   ...(response ? { response: { status: response.status, body, headers: response.headers } } : {}),
 });
 
+// Module-level helpers rather than closures in callHandler: under tsx every named closure costs a defineProperty
+// per call, and these are needed only for errors.
+/** What `internal` reports of the request. */
+function requestInfo(call: ActionCallIR, body: unknown, fwd: Array<[string, string]>): RequestInfo {
+  return { url: call.handler, body, headers: [...call.headers.map((h) => ({ ...h })), ...fwd.map(([name, value]) => ({ name, value }))] };
+}
+
+function withInternal(err: EngineError, request: RequestInfo, answer: HttpAnswer, json: unknown): EngineError {
+  return new EngineError(err.code, err.message, { status: err.status, path: err.path, internal: internal('unexpected response', request, answer, json) });
+}
+
 /** Calls the handler; `input` is the arguments object, `session` the session variables (lower-case keys). */
 export async function callHandler(
   call: ActionCallIR, input: Record<string, unknown>, session: Record<string, string>, client: ClientHeaders | null, shape: OutputShape | null,
@@ -81,11 +92,6 @@ export async function callHandler(
   }
   for (const [n, v] of conf) headers[n.toLowerCase()] = v;
   const body = { action: { name: call.name }, input, session_variables: session };
-  // What `internal` reports of the request: built only for an error.
-  const request = (): RequestInfo => ({
-    url: call.handler, body,
-    headers: [...call.headers.map((h) => ({ ...h })), ...fwd.map(([name, value]) => ({ name, value }))],
-  });
   let answer: HttpAnswer;
   const text = JSON.stringify(body);
   const started = process.hrtime.bigint();
@@ -98,7 +104,7 @@ export async function callHandler(
     const message = e instanceof HttpFailure ? e.message : String(e);
     if (wantsHandlerLog()) logHandlerCall({ action: call.name, started, requestSize: Buffer.byteLength(text), answer: { error: message } });
     throw new EngineError('unexpected', 'http exception when calling webhook', {
-      status: 500, internal: internal({ type: 'http_exception', message }, request()),
+      status: 500, internal: internal({ type: 'http_exception', message }, requestInfo(call, body, fwd)),
     });
   }
   let json: unknown;
@@ -106,11 +112,9 @@ export async function callHandler(
     json = JSON.parse(answer.body);
   } catch (e) {
     throw new EngineError('unexpected', 'not a valid json response from webhook', {
-      status: 500, internal: internal(`invalid json: ${e instanceof Error ? e.message : String(e)}`, request(), answer, answer.body),
+      status: 500, internal: internal(`invalid json: ${e instanceof Error ? e.message : String(e)}`, requestInfo(call, body, fwd), answer, answer.body),
     });
   }
-  const withInternal = (err: EngineError) =>
-    new EngineError(err.code, err.message, { status: err.status, path: err.path, internal: internal('unexpected response', request(), answer, json) });
   const setCookie: string[] = [];
   for (const h of answer.headers) if (h.name.length === 10 && h.name.toLowerCase() === 'set-cookie') setCookie.push(h.value);
   if (answer.status >= 200 && answer.status < 300) {
@@ -118,7 +122,7 @@ export async function callHandler(
       try {
         validateResponse(json, shape);
       } catch (e) {
-        throw e instanceof EngineError ? withInternal(e) : e;
+        throw e instanceof EngineError ? withInternal(e, requestInfo(call, body, fwd), answer, json) : e;
       }
     }
     return { value: json, setCookie };
@@ -126,14 +130,14 @@ export async function callHandler(
   if (answer.status >= 400 && answer.status < 500) {
     const o = json as Record<string, unknown> | null;
     if (o === null || typeof o !== 'object' || Array.isArray(o)) {
-      throw withInternal(new EngineError('parse-failed', `parsing ActionWebhookErrorResponse failed, expected Object, but encountered ${jsonKind(o)}`));
+      throw withInternal(new EngineError('parse-failed', `parsing ActionWebhookErrorResponse failed, expected Object, but encountered ${jsonKind(o)}`), requestInfo(call, body, fwd), answer, json);
     }
-    if (typeof o.message !== 'string') throw withInternal(new EngineError('parse-failed', 'key "message" not found'));
+    if (typeof o.message !== 'string') throw withInternal(new EngineError('parse-failed', 'key "message" not found'), requestInfo(call, body, fwd), answer, json);
     const code = typeof o.code === 'string' ? o.code : 'unexpected';
     throw new EngineError(code as ErrorCode, o.message, { status: answer.status });
   }
   throw new EngineError('unexpected', 'internal error', {
-    status: 500, internal: internal(`expecting 2xx or 4xx status code, but found ${answer.status}`, request(), answer, json),
+    status: 500, internal: internal(`expecting 2xx or 4xx status code, but found ${answer.status}`, requestInfo(call, body, fwd), answer, json),
   });
 }
 

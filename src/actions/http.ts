@@ -56,45 +56,59 @@ function targetOf(url: string): Target | HttpFailure {
   return t;
 }
 
+/**
+ * One exchange: settles once, with the answer or an HttpFailure. A class rather than closures: under tsx every named
+ * closure costs a defineProperty per call.
+ */
+class Exchange {
+  done = false;
+  timer: NodeJS.Timeout | undefined;
+  req: http.ClientRequest | undefined;
+  chunks: Buffer[] = [];
+
+  constructor(readonly resolve: (a: HttpAnswer) => void, readonly reject: (e: Error) => void) {}
+
+  fail(message: string): void {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    this.req?.destroy();
+    this.reject(new HttpFailure(message));
+  }
+
+  end(res: http.IncomingMessage): void {
+    if (this.done) return;
+    this.done = true;
+    clearTimeout(this.timer);
+    const raw = res.rawHeaders;
+    const hs: HttpAnswer['headers'] = [];
+    for (let i = 0; i + 1 < raw.length; i += 2) hs.push({ name: raw[i], value: raw[i + 1] });
+    const c = this.chunks;
+    this.resolve({ status: res.statusCode ?? 0, headers: hs, body: c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8') });
+  }
+}
+
 /** `headers`: lower-case names; content-length is added here. */
 export function postJson(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<HttpAnswer> {
+  const target = targetOf(url);
+  if (target instanceof HttpFailure) return Promise.reject(target);
+  // Headers as a flat [name, value, ...] list: node stores it as it is (no per-header setHeader).
+  const flat: string[] = [];
+  if (headers.host === undefined) flat.push('host', target.host);
+  for (const k in headers) flat.push(k, headers[k]);
+  flat.push('content-length', String(Buffer.byteLength(body)));
   return new Promise((resolve, reject) => {
-    const target = targetOf(url);
-    if (target instanceof HttpFailure) {
-      reject(target);
-      return;
-    }
-    // Headers as a flat [name, value, ...] list: node stores it as it is (no per-header setHeader).
-    const flat: string[] = [];
-    if (headers.host === undefined) flat.push('host', target.host);
-    for (const k in headers) flat.push(k, headers[k]);
-    flat.push('content-length', String(Buffer.byteLength(body)));
-    let done = false;
-    const fail = (message: string) => {
-      if (done) return;
-      done = true;
-      req.destroy();
-      reject(new HttpFailure(message));
-    };
+    const x = new Exchange(resolve, reject);
     const req = (target.secure ? https : http).request({ ...target.options, headers: flat as unknown as http.OutgoingHttpHeaders }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('error', () => fail('ConnectionFailure'));
-      res.on('end', () => {
-        if (done) return;
-        done = true;
-        clearTimeout(timer);
-        const raw = res.rawHeaders;
-        const hs: HttpAnswer['headers'] = [];
-        for (let i = 0; i + 1 < raw.length; i += 2) hs.push({ name: raw[i], value: raw[i + 1] });
-        resolve({ status: res.statusCode ?? 0, headers: hs, body: chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8') });
-      });
+      res.on('data', (c: Buffer) => x.chunks.push(c));
+      res.on('error', () => x.fail('ConnectionFailure'));
+      res.on('end', () => x.end(res));
     });
+    x.req = req;
     // The whole exchange must finish within the action's timeout (the original's response timeout).
-    const timer = setTimeout(() => fail('ResponseTimeout'), timeoutMs);
+    x.timer = setTimeout(() => x.fail('ResponseTimeout'), timeoutMs);
     req.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      fail(e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'ECONNRESET' ? `ConnectionFailure ${e.code}` : e.message);
+      x.fail(e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'ECONNRESET' ? `ConnectionFailure ${e.code}` : e.message);
     });
     // A string body goes out in the same write as the head.
     req.end(body);

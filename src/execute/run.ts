@@ -257,12 +257,13 @@ async function runData(
   return splice(plan.pieces, await inTransaction(ctx, (client) => runStatements(client, plan, src)));
 }
 
+const touchesDb = (s: NonNullable<Plan['mixed']>[number]): boolean => 'plan' in s || s.action.kind === 'action_enqueue';
+
 async function runMixed(
   ctx: ExecuteContext, steps: NonNullable<Plan['mixed']>, variables: Record<string, unknown>, req: GraphQLRequest, operation: Plan['operation'],
 ): Promise<string> {
   // A mutation's root fields are one transaction, an async action's enqueue included (as the original: the
   // mutation fails, the action was never asked for); a lone action needs none (its INSERT is atomic by itself).
-  const touchesDb = (s: NonNullable<Plan['mixed']>[number]) => 'plan' in s || s.action.kind === 'action_enqueue';
   if (operation === 'mutation' && steps.length > 1 && steps.some(touchesDb)) {
     return inTransaction(ctx, (tx) => runSteps(ctx, steps, variables, req, tx));
   }
