@@ -98,7 +98,7 @@ test.serial('session variables of a GraphQL mutation and of v1 DML; rolled-back 
   await ok({ type: 'insert', args: { table: 'sess', objects: [{ id: 3 }] } }, { 'x-engine-role': 'admin', 'x-engine-random': 'r', 'X-Other': 'no' });
   // A failing mutation (duplicate key) and a failing bulk roll back their events.
   const dup = await e.graphql({ query: 'mutation { insert_sess(objects: [{id: 10}, {id: 1}]) { affected_rows } }' });
-  t.truthy((dup.body as { errors?: unknown }).errors);
+  t.deepEqual(dup.body, { errors: [{ extensions: { path: '$.selectionSet.insert_sess.args.objects', code: 'constraint-violation' }, message: 'Uniqueness violation. duplicate key value violates unique constraint "sess_pkey"' }] });
   const bulk = await e.query({ type: 'bulk', args: [{ type: 'insert', args: { table: 'sess', objects: [{ id: 11 }] } }, { type: 'run_sql', args: { sql: 'SELECT 1/0' } }] });
   t.is(bulk.status, 400);
   await db.query('BEGIN');

@@ -54,7 +54,7 @@ export function pgDumpRoutes(router: Router, rt: Runtime): void {
       session = await sessionFor(ctx.req, rt);
       ctx.state.userVars = session.variables;
       const raw = await readJson(ctx);
-      if (session.role !== 'admin') throw new EngineError('access-denied', 'restricted access : admin only');
+      if (session.role !== 'admin') throw new EngineError('access-denied', 'You have to be an admin to access this endpoint');
       const parsed = Body.safeParse(raw);
       if (!parsed.success) throw new EngineError('parse-failed', parsed.error.issues[0]?.message ?? 'invalid body');
       const bad = parsed.data.opts.find((o) => FORBIDDEN.test(o));
