@@ -31,6 +31,12 @@ export interface Logger {
   enabled(level: Level): boolean;
   /** Whether a line of this type and level would be written: build costly details (SQL, queries) only then. */
   wants(type: string, level?: Level): boolean;
+  /**
+   * A line whose detail is already JSON text, written as pino writes the others (same fields, same destination):
+   * for the http-log line of every request, where pino's generic serialisation cost more than the rest of the
+   * line's work (see src/http/request-log.ts). The caller checks `wants` first.
+   */
+  line(level: Level, type: string, detailJson: string): void;
 }
 
 /** Errors become {name, message, code?, path?, stack?} so they survive JSON.stringify. */
@@ -133,7 +139,8 @@ export function createLogger(options: LogOptions = {}): Logger {
   const min = RANK[level];
   const types = new Set(options.types ?? DEFAULT_LOG_TYPES);
   const silent = level === 'silent';
-  const p = silent
+  const dest = silent ? null : options.sink ? sinkStream(options.sink) : stdoutStream();
+  const p = dest === null
     ? null
     : pino(
         {
@@ -142,7 +149,7 @@ export function createLogger(options: LogOptions = {}): Logger {
           timestamp: timestampField,
           formatters: { level: (label) => ({ level: label }) },
         },
-        (options.sink ? sinkStream(options.sink) : stdoutStream()) as pino.DestinationStream,
+        dest as pino.DestinationStream,
       );
   const wants = (type: string, lvl: Level = 'info'): boolean => RANK[lvl] >= min && (!USER_TYPES.has(type) || types.has(type));
   const write = (lvl: Level, type: string, detail: Record<string, unknown> | undefined): void => {
@@ -156,6 +163,10 @@ export function createLogger(options: LogOptions = {}): Logger {
     error: (t, d) => write('error', t, d),
     enabled: (lvl) => RANK[lvl] >= min,
     wants,
+    line: (lvl, type, detailJson) => {
+      if (dest === null || !wants(type, lvl)) return;
+      dest.write(`{"level":"${lvl}"${timestampField()},"type":${JSON.stringify(type)},"detail":${detailJson}}\n`);
+    },
   };
 }
 
@@ -169,6 +180,7 @@ export const log: Logger = {
   error: (t, d) => current.error(t, d),
   enabled: (lvl) => current.enabled(lvl),
   wants: (t, lvl) => current.wants(t, lvl),
+  line: (lvl, t, d) => current.line(lvl, t, d),
 };
 
 /** Replaces the process-wide logger: level, sink (default stdout) and enabled user log types. */

@@ -3,7 +3,7 @@ import test from 'ava';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { createApp } from '../../src/http/app.js';
+import { createHandler } from '../../src/http/app.js';
 import type { Runtime } from '../../src/http/runtime.js';
 import { StateStore } from '../../src/sync/store.js';
 import { makeConfig } from '../../src/config.js';
@@ -15,7 +15,7 @@ import { EngineMetrics } from '../../src/core/metrics.js';
 configureLog('silent');
 
 async function serve(rt: Runtime): Promise<{ url: string; close(): Promise<void> }> {
-  const server = http.createServer(createApp(rt).callback());
+  const server = http.createServer(createHandler(rt));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return { url, close: () => new Promise((r) => server.close(() => r())) };

@@ -1,8 +1,7 @@
 // POST /v1/graphql: session, then the GraphQL executor; errors are always HTTP 200 with an `errors` body.
 // POST /v1alpha1/graphql (legacy): the same, but an error answers with its own status (400, 401, 500).
+// POST /v1beta1/relay: the Relay schema. All three are direct routes of the request pipeline (../pipeline.ts).
 import type { IncomingMessage } from 'node:http';
-import type Router from '@koa/router';
-import type Koa from 'koa';
 import { EngineError, graphqlErrorObject, isEngineError } from '../../core/errors.js';
 import { handleGraphQLRequest } from '../../execute/graphql.js';
 import { handleRelayRequest } from '../../execute/relay.js';
@@ -13,11 +12,14 @@ import type { Session } from '../../auth/session.js';
 import type { GraphQLRequest } from '../../execute/request.js';
 import type { GraphQLResult } from '../../execute/run.js';
 import { METADATA_VERSION_HEADER } from './query.js';
+import { JSON_TYPE, type DirectRoute, type Reply } from '../pipeline.js';
 
-export function graphqlRoutes(router: Router, rt: Runtime): void {
-  router.post('/v1/graphql', (ctx) => serve(ctx, rt, false));
-  router.post('/v1alpha1/graphql', (ctx) => serve(ctx, rt, true));
-  router.post('/v1beta1/relay', (ctx) => serve(ctx, rt, false, true));
+export function graphqlRoutes(rt: Runtime): DirectRoute[] {
+  return [
+    { method: 'POST', path: '/v1/graphql', run: (req, scope) => serveGraphQL(req, rt, scope.requestId, false) },
+    { method: 'POST', path: '/v1alpha1/graphql', run: (req, scope) => serveGraphQL(req, rt, scope.requestId, true) },
+    { method: 'POST', path: '/v1beta1/relay', run: (req, scope) => serveGraphQL(req, rt, scope.requestId, false, true) },
+  ];
 }
 
 /** Status of a legacy-endpoint error body: internal errors 500, everything else a request error. */
@@ -32,26 +34,12 @@ function legacyStatus(body: string): number {
   }
 }
 
-/** A GraphQL endpoint's answer, independent of koa (the plain-http fast path in ../fast-path.ts uses it too). */
-export interface GraphQLReply {
-  status: number;
-  /** Body JSON text; the content type is always application/json. */
-  body: string;
-  /** Response headers besides the content type, in the order they were set. */
-  headers: [string, string][];
-  /** The session's variables, once resolved (for the request log). */
-  userVars?: Record<string, string>;
-  /** The error when the request (a single one, not a batch) failed (for the request log). */
-  error?: EngineError;
-  /** The GraphQL request, once parsed (for the request log). */
-  query?: GraphQLRequest;
-  /** The (first) operation's type, once known (for the request metrics). */
-  operationType?: string;
-}
+/** A GraphQL endpoint's answer (always JSON; its headers besides the content type in the order they were set). */
+export type GraphQLReply = Reply & { body: string; headers: [string, string][]; query?: GraphQLRequest };
 
 export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId: string, legacy: boolean, relay = false): Promise<GraphQLReply> {
   let session: Session | null = null;
-  const reply: GraphQLReply = { status: 200, body: '', headers: [] };
+  const reply: GraphQLReply = { status: 200, body: '', contentType: JSON_TYPE, headers: [] };
   try {
     session = await sessionFor(req, rt);
     reply.userVars = session.variables;
@@ -78,19 +66,4 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     reply.error = err;
   }
   return reply;
-}
-
-async function serve(ctx: Koa.Context, rt: Runtime, legacy: boolean, relay = false): Promise<void> {
-  ctx.type = 'application/json';
-  const r = await serveGraphQL(ctx.req, rt, ctx.state.requestId as string, legacy, relay);
-  ctx.state.userVars = r.userVars;
-  ctx.state.error = r.error;
-  ctx.state.query = r.query;
-  ctx.state.operationType = r.operationType;
-  for (const [k, v] of r.headers) {
-    if (k.toLowerCase() === 'set-cookie') ctx.append(k, v);
-    else ctx.set(k, v);
-  }
-  ctx.status = r.status;
-  ctx.body = r.body;
 }
