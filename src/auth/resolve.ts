@@ -34,9 +34,17 @@ export interface ResolveDeps {
 
 const sha256 = (s: string): Buffer => createHash('sha256').update(s, 'utf8').digest();
 
+/** Digests of the configured secrets (a handful per process), so a request hashes only what it sent. */
+const expectedDigests = new Map<string, Buffer>();
+
 /** Constant-time comparison: both sides hashed first so lengths leak nothing either. */
 export function secretMatches(given: string, expected: string): boolean {
-  return timingSafeEqual(sha256(given), sha256(expected));
+  let digest = expectedDigests.get(expected);
+  if (digest === undefined) {
+    digest = sha256(expected);
+    if (expectedDigests.size < 64) expectedDigests.set(expected, digest);
+  }
+  return timingSafeEqual(sha256(given), digest);
 }
 
 const TRUE_VALUES = ['true', 't', 'yes', 'y'];

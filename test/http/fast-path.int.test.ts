@@ -1,5 +1,6 @@
-// POST /v1/graphql goes through the plain-http fast path; /v1/graphql?x (same route, via koa) must answer the same:
-// status, headers (but Date and generated request ids), body, log line; for success, errors, CORS, gzip, legacy paths.
+// POST /v1/graphql is a direct route of the request pipeline (src/http/pipeline.ts) and /v1/graphql?x is the same
+// route: both must answer the same (status, headers but Date and generated request ids, body, log line) for success,
+// errors, CORS, gzip, legacy paths. A koa-served route gets the same pipeline headers (request id, CORS, preflight).
 import test from 'ava';
 import { gunzipSync } from 'node:zlib';
 import http from 'node:http';
@@ -94,4 +95,34 @@ test.serial('fast path with CORS disabled: no CORS headers', async (t) => {
   const koa = await raw(noCors.url, '/v1/graphql?via=koa', body, { origin: 'http://example.com' });
   t.deepEqual(comparable(fast, {}), comparable(koa, {}));
   t.false(fast.headers.some(([k]) => k.toLowerCase().startsWith('access-control')));
+});
+
+test.serial('one pipeline: a koa route and a direct route get the same request id and CORS headers, and preflights alike', async (t) => {
+  const origin = { origin: 'http://example.com', 'x-request-id': 'same-id' };
+  const pipelineHeaders = (r: Raw) => r.headers.filter(([k]) => k === 'x-request-id' || k.startsWith('Access-Control-'));
+  const direct = await raw(e.url, '/v1/graphql', JSON.stringify({ query: '{ __typename }' }), origin);
+  const viaKoa = await raw(e.url, '/v1/query', JSON.stringify({ type: 'export_metadata', args: {} }), origin);
+  t.is(direct.status, 200);
+  t.is(viaKoa.status, 200);
+  t.deepEqual(pipelineHeaders(viaKoa), pipelineHeaders(direct));
+  t.deepEqual(pipelineHeaders(direct), [
+    ['x-request-id', 'same-id'],
+    ['Access-Control-Allow-Origin', 'http://example.com'],
+    ['Access-Control-Allow-Credentials', 'true'],
+    ['Access-Control-Allow-Methods', 'GET,POST,PUT,PATCH,DELETE,OPTIONS'],
+  ]);
+  const preflight = (path: string) => new Promise<{ status: number; headers: [string, string][] }>((resolve, reject) => {
+    const req = http.request(`${e.url}${path}`, { method: 'OPTIONS', headers: { ...origin, 'access-control-request-headers': 'content-type' } }, (res) => {
+      res.resume();
+      const hs: [string, string][] = [];
+      for (let i = 0; i < res.rawHeaders.length; i += 2) hs.push([res.rawHeaders[i], res.rawHeaders[i + 1]]);
+      res.on('end', () => resolve({ status: res.statusCode!, headers: hs.filter(([k]) => k !== 'Date' && k !== 'Connection' && k !== 'Keep-Alive') }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+  const [p1, p2] = [await preflight('/v1/graphql'), await preflight('/v1/query')];
+  t.is(p1.status, 204);
+  t.deepEqual(p1, p2);
+  t.deepEqual(p1.headers.slice(-2), [['Access-Control-Max-Age', '1728000'], ['Access-Control-Allow-Headers', 'content-type']]);
 });

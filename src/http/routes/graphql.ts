@@ -5,7 +5,7 @@ import type { IncomingMessage } from 'node:http';
 import { EngineError, graphqlErrorObject, isEngineError } from '../../core/errors.js';
 import { handleGraphQLRequest } from '../../execute/graphql.js';
 import { handleRelayRequest } from '../../execute/relay.js';
-import { readJsonBody } from '../body.js';
+import { bodyText, parseJsonBody } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
@@ -43,7 +43,8 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
   try {
     session = await sessionFor(req, rt);
     reply.userVars = session.variables;
-    const body = await readJsonBody(req);
+    const text = bodyText(req);
+    const body = parseJsonBody(typeof text === 'string' ? text : await text);
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
