@@ -7,6 +7,8 @@ export const planCacheTotals = { hits: 0, misses: 0 };
 
 export class Lru<V> {
   private readonly map = new Map<string, V>();
+  /** The key got or set last (the map's last key). */
+  private last: string | null = null;
   hits = 0;
   misses = 0;
 
@@ -22,9 +24,13 @@ export class Lru<V> {
     }
     this.hits++;
     if (this.totals) this.totals.hits++;
-    // Re-insert: Map iteration order is insertion order, so the first key is the least recently used.
-    this.map.delete(key);
-    this.map.set(key, v);
+    // Re-insert: Map iteration order is insertion order, so the first key is the least recently used. The key used
+    // last is already last (a busy query asked again and again costs no re-insertion).
+    if (key !== this.last) {
+      this.map.delete(key);
+      this.map.set(key, v);
+      this.last = key;
+    }
     return v;
   }
 
@@ -32,6 +38,7 @@ export class Lru<V> {
     if (this.capacity <= 0) return;
     this.map.delete(key);
     this.map.set(key, v);
+    this.last = key;
     if (this.map.size > this.capacity) this.map.delete(this.map.keys().next().value as string);
   }
 

@@ -99,8 +99,11 @@ export function prepareOperation(
       out.push([f.alias, rootFieldIR(t, meta, f)]);
     }
   }
-  const values = (checked: Map<string, VariableInfo>): Record<string, unknown> =>
-    Object.fromEntries([...checked].map(([k, v]) => [k, toJson(v.value)]));
+  const values = (checked: Map<string, VariableInfo>): Record<string, unknown> => {
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of checked) out[k] = toJson(v.value);
+    return out;
+  };
   const shapeVars = [...structural].sort();
   const shapeOf = (checked: Map<string, VariableInfo>): string => {
     const tokens: string[] = [];
