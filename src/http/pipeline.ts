@@ -80,6 +80,15 @@ export function pathOf(url: string): string {
 }
 
 /**
+ * A path as the router matches it (case-insensitive, one trailing slash optional): a direct route answers
+ * `/V1/GraphQL/` as it did when koa's router served it. Only asked when the exact path is not a route.
+ */
+const routeKey = (path: string): string => {
+  const lower = path.toLowerCase();
+  return lower.length > 1 && lower.endsWith('/') ? lower.slice(0, -1) : lower;
+};
+
+/**
  * The server's request listener. `direct` routes are answered here; everything else goes to `fallback` (the koa
  * app). `endpoints` lists every route path (the metrics' endpoint label is a path from it, or "other").
  */
@@ -102,7 +111,7 @@ export function requestPipeline(rt: Runtime, direct: DirectRoute[], fallback: Fa
       const headers = preflightHeaders(h['access-control-request-headers'] ?? '');
       return void done({ status: 204, body: null, headers });
     }
-    const route = routes.get(scope.path);
+    const route = routes.get(path) ?? routes.get(routeKey(path));
     if (route !== undefined && route.method === req.method) {
       route.run(req, scope).then(done, (e: unknown) => done(strayReply(e, requestId)));
       return;

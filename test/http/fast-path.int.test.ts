@@ -126,3 +126,13 @@ test.serial('one pipeline: a koa route and a direct route get the same request i
   t.deepEqual(p1, p2);
   t.deepEqual(p1.headers.slice(-2), [['Access-Control-Max-Age', '1728000'], ['Access-Control-Allow-Headers', 'content-type']]);
 });
+
+test.serial('a direct route is matched as the router matched it: any case, one trailing slash', async (t) => {
+  const body = JSON.stringify({ query: '{ item(limit: 1, order_by: {id: asc}) { id } }' });
+  for (const path of ['/v1/graphql/', '/V1/GraphQL', '/v1/graphql/?x=1']) {
+    const r = await raw(e.url, path, body);
+    t.is(r.status, 200, path);
+    t.deepEqual(JSON.parse(r.body.toString('utf8')), { data: { item: [{ id: 1 }] } }, path);
+  }
+  t.is((await raw(e.url, '/v1/graphql//', body)).status, 404);
+});
