@@ -7,6 +7,15 @@ import { chromiumAvailable, openBrowser } from '../helpers/browser.js';
 import { startTestEngine } from '../helpers/engine.js';
 import { startWebhook } from '../triggers/webhook.js';
 
+/** Polls `check` until it holds; the deadline only catches a hang (a loaded machine is slow, not wrong). */
+async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 const run = chromiumAvailable() || process.env.CI ? test.serial : test.serial.skip;
 
 run('events page: delivered and failed events, invocation logs, redeliver, invoke', async (t) => {
@@ -25,13 +34,34 @@ run('events page: delivered and failed events, invocation logs, redeliver, invok
       { type: 'create_event_trigger', args: { name: 'note_created', table: 'note', webhook: hook.url, insert: { columns: '*' }, enable_manual: true } },
     ]) t.is((await e.query(body)).status, 200, JSON.stringify(body));
 
+    // What the page shows is read from event_log: wait for the engine to have stored each outcome (the webhook sees
+    // the request before the worker has the answer and writes it), then for the page to show that state.
+    const stored = async (id: string, want: { delivered: boolean; error: boolean }) => {
+      await until(`event ${id} stored as ${JSON.stringify(want)}`, async () => {
+        const r = await e.query({ type: 'select', args: { table: { schema: 'engine_catalog', name: 'event_log' }, columns: ['delivered', 'error'], where: { id } } });
+        return r.status === 200 && r.body.length === 1 && r.body[0].delivered === want.delivered && r.body[0].error === want.error;
+      });
+    };
+    const rows = page.getByRole('table', { name: 'Events' }).locator('tbody tr');
+    // Selects a tab and refreshes until its table shows the wanted rows (the tab's own read: rows of the tab shown
+    // before stay on screen only until then, and the texts checked name the event and its state).
+    const show = async (tab: string, want: (texts: string[]) => boolean) => {
+      await page.getByRole('tab', { name: tab }).click();
+      await until(`${tab} tab showing the expected rows`, async () => {
+        if (await page.getByRole('tab', { name: tab, selected: true }).count() === 1 && want(await rows.allInnerTexts())) return true;
+        await page.getByRole('button', { name: 'Refresh' }).click();
+        return false;
+      });
+    };
+    const row = (texts: string[], id: string, state: RegExp) => texts.some((x) => x.includes(id) && state.test(x));
+
     t.is((await e.query({ type: 'run_sql', args: { sql: "INSERT INTO note VALUES (1, 'first')" } })).status, 200);
-    await hook.waitFor((r) => r.body?.event?.data?.new?.id === 1);
+    const [first] = await hook.waitFor((r) => r.body?.event?.data?.new?.id === 1);
+    const id1: string = first.body.id;
+    await stored(id1, { delivered: true, error: false });
     await page.goto(`${e.url}/console/events/note_created`);
     await page.getByRole('heading', { name: /note_created/ }).waitFor();
-    await page.getByRole('tab', { name: 'delivered' }).click();
-    const rows = page.getByRole('table', { name: 'Events' }).locator('tbody tr');
-    await rows.first().waitFor();
+    await show('delivered', (texts) => row(texts, id1, /delivered/));
     t.is(await rows.count(), 1);
     t.regex(await rows.first().innerText(), /delivered/);
     await rows.first().getByRole('button', { name: 'Invocations' }).click();
@@ -41,25 +71,18 @@ run('events page: delivered and failed events, invocation logs, redeliver, invok
     // A webhook answering 500: the event (no retries configured) ends up failed; redeliver after fixing it.
     fail = true;
     t.is((await e.query({ type: 'run_sql', args: { sql: "INSERT INTO note VALUES (2, 'second')" } })).status, 200);
-    await hook.waitFor((r) => r.body?.event?.data?.new?.id === 2);
-    await page.getByRole('tab', { name: 'failed' }).click();
-    // The tab keeps the previous tab's rows until its own query answers: wait for a row that is not the delivered one.
-    const failedShown = async () => (await rows.count()) > 0 && !/delivered/.test(await rows.first().innerText());
-    for (let i = 0; i < 50 && !(await failedShown()); i++) {
-      await page.waitForTimeout(200);
-      await page.getByRole('button', { name: 'Refresh' }).click();
-    }
+    const [second] = await hook.waitFor((r) => r.body?.event?.data?.new?.id === 2);
+    const id2: string = second.body.id;
+    await stored(id2, { delivered: false, error: true });
+    await show('failed', (texts) => row(texts, id2, /failed/));
     t.is(await rows.count(), 1);
     t.regex(await rows.first().innerText(), /failed/);
     fail = false;
     await rows.first().getByRole('button', { name: 'Redeliver' }).click();
     await page.getByRole('status').filter({ hasText: 'Redelivering' }).waitFor();
     await hook.waitFor((r) => r.body?.event?.data?.new?.id === 2, 2);
-    await page.getByRole('tab', { name: 'delivered' }).click();
-    for (let i = 0; i < 50 && (await rows.count()) < 2; i++) {
-      await page.waitForTimeout(200);
-      await page.getByRole('button', { name: 'Refresh' }).click();
-    }
+    await stored(id2, { delivered: true, error: false });
+    await show('delivered', (texts) => row(texts, id1, /delivered/) && row(texts, id2, /delivered/));
     t.is(await rows.count(), 2);
 
     // A manual invocation reaches the webhook with op MANUAL.

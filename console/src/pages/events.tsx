@@ -1,7 +1,7 @@
 // Events: the event triggers (from export_metadata) and, per trigger, its pending / delivered / failed events and
 // each event's invocation logs, read from engine_catalog.event_log and event_invocation_logs with the v1 `select`
 // (as users of the original read hdb_catalog.event_log); redeliver an event, invoke a manual trigger, delete one.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { query } from '../api';
 import { exportMetadata, qkey, type MetadataDoc, type QName } from '../model';
 import type { PageProps } from '../pages';
@@ -47,13 +47,24 @@ function Trigger({ table, trigger, onDeleted }: { table: QName; trigger: Record<
   const [status, setStatus] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [run, busy, error] = useAction();
+  // Only the latest read may show: an earlier one (another tab's, or an earlier Refresh) that answers late would
+  // otherwise put its rows under the tab now selected.
+  const latest = useRef(0);
   const load = () => run(async () => {
-    setEvents(await query<EventRow[]>({
+    const n = ++latest.current;
+    const rows = await query<EventRow[]>({
       type: 'select',
       args: { table: catalogTable('event_log'), columns: ['id', 'delivered', 'error', 'tries', 'created_at', 'next_retry_at', 'payload'], where: { trigger_name: trigger.name, ...TABS[tab] }, order_by: ['-created_at'], limit: 50 },
-    }));
+    });
+    if (n === latest.current) setEvents(rows);
   });
   useEffect(() => void load(), [tab]);
+  // A new tab shows no rows until its own read answers (never the previous tab's rows under the new name).
+  const selectTab = (k: Tab) => {
+    if (k === tab) return;
+    setEvents(null);
+    setTab(k);
+  };
   const showLogs = (id: string) => run(async () => {
     setOpen(id);
     setLogs(await query<Invocation[]>({ type: 'select', args: { table: catalogTable('event_invocation_logs'), columns: ['*'], where: { event_id: id }, order_by: ['-created_at'] } }));
@@ -70,7 +81,7 @@ function Trigger({ table, trigger, onDeleted }: { table: QName; trigger: Record<
       {status && <div className="ok" role="status">{status}</div>}
       <details><summary>Definition</summary><Json value={trigger} /></details>
       <div className="toolbar" role="tablist">
-        {(Object.keys(TABS) as Tab[]).map((k) => <button key={k} role="tab" aria-selected={tab === k} className={tab === k ? 'cell active' : 'cell'} onClick={() => setTab(k)}>{k}</button>)}
+        {(Object.keys(TABS) as Tab[]).map((k) => <button key={k} role="tab" aria-selected={tab === k} className={tab === k ? 'cell active' : 'cell'} onClick={() => selectTab(k)}>{k}</button>)}
         <button className="link" onClick={load}>Refresh</button>
       </div>
       {events && events.length === 0 && <p className="hint">No {tab} events.</p>}
