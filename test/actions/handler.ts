@@ -3,6 +3,9 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
+/** When `/slow` answers: far beyond the 1 s timeout the tests give it. */
+export const SLOW_MS = 20_000;
+
 export interface Recorded {
   path: string;
   headers: http.IncomingHttpHeaders;
@@ -32,8 +35,9 @@ export async function startHandler(): Promise<Handler> {
   routes.set('/fail4xx-nocode', (_r, res) => json(res, 409, { message: 'conflict here' }));
   routes.set('/fail500', (_r, res) => json(res, 500, { message: 'boom' }));
   routes.set('/badjson', (_r, res) => json(res, 200, 'this is not json'));
+  // Answers long after any timeout a test sets, so "timed out" never depends on how loaded the machine is.
   routes.set('/slow', async (_r, res) => {
-    await new Promise((ok) => setTimeout(ok, 2500));
+    await new Promise((ok) => setTimeout(ok, SLOW_MS).unref());
     json(res, 200, { id: 1 });
   });
   routes.set('/extra', (_r, res) => json(res, 200, { id: 1, name: 'x', nope: true, nada: 1 }));

@@ -16,6 +16,8 @@ export interface RemoteServer {
   /** Shapes the next answers. */
   options: {
     delayMs?: number;
+    /** Awaited before answering (after the delay): lets a test hold answers until something has happened. */
+    beforeAnswer?: () => Promise<void>;
     status?: number;
     /** A fixed body text instead of the result (a remote answering garbage). */
     body?: string;
@@ -38,6 +40,7 @@ export async function startRemote(sdl: string, rootValue: Record<string, unknown
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as Received['body'];
         received.push({ headers: req.headers, rawHeaders: req.rawHeaders, body });
         if (options.delayMs) await new Promise((r) => setTimeout(r, options.delayMs));
+        if (options.beforeAnswer) await options.beforeAnswer();
         const result = await graphql({ schema, source: body.query, rootValue, variableValues: body.variables ?? undefined, operationName: body.operationName ?? undefined });
         const data = result.data as Record<string, unknown> | null | undefined;
         if (options.mangleIntrospection && data && '__schema' in data) options.mangleIntrospection(data.__schema as Record<string, unknown>);
