@@ -1,7 +1,7 @@
 // The metadata log: versioned idempotent schema, optimistic append, reads, NOTIFY on commit, snapshots.
 import test from 'ava';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, waitingOnLock, type TestDatabase } from '../helpers/db.js';
 import {
   AppendConflict,
   CATALOG_VERSION,
@@ -65,7 +65,7 @@ test.serial('append in a transaction, read back in order; NOTIFY arrives on comm
   await new Promise((r) => setTimeout(r, 100));
   t.deepEqual(notes, []);
   await w.query('COMMIT');
-  await new Promise((r) => setTimeout(r, 200));
+  for (const end = Date.now() + 30_000; notes.length === 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
   t.deepEqual(notes.map((n) => JSON.parse(n)), [{ seq: 2, instance: 'i1' }]);
   const events = await readFrom(w, 0);
   t.deepEqual(events.map((e) => [e.seq, e.type, e.data, e.meta, e.instanceId]), [
@@ -93,7 +93,7 @@ test.serial('two concurrent writers with the same expected seq: one wins, one co
   await b.query('BEGIN');
   await appendEvents(a, [{ type: 'relationship_dropped', data: { table: { schema: 'public', name: 'a' }, name: 'from-a' } }], head);
   const late = appendEvents(b, [{ type: 'relationship_dropped', data: { table: { schema: 'public', name: 'b' }, name: 'from-b' } }], head); // blocks on a's row lock
-  await new Promise((r) => setTimeout(r, 100));
+  await waitingOnLock(a, (b as unknown as { processID: number }).processID);
   await a.query('COMMIT');
   await t.throwsAsync(late, { instanceOf: AppendConflict });
   await b.query('ROLLBACK');

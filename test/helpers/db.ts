@@ -39,3 +39,21 @@ export async function createTestDatabase(prefix = 't'): Promise<TestDatabase> {
     },
   };
 }
+
+/**
+ * Resolves once a session of this database waits on a lock (the one with `pid`, or any other than `c`'s own): how
+ * a test knows a concurrent statement really is blocked, where a pause would only make that likely.
+ */
+export async function waitingOnLock(c: pg.ClientBase, pid?: number, timeoutMs = 30_000): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await c.query(
+      `SELECT 1 FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'
+         AND ($1::int IS NULL OR pid = $1) AND pid <> pg_backend_pid()`,
+      [pid ?? null],
+    );
+    if (r.rowCount) return;
+    if (Date.now() > end) throw new Error(`no session ${pid ?? ''} waiting on a lock after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}

@@ -83,7 +83,8 @@ const linesOf = (e: ChildEngine): Line[] => e.output.filter((l) => l.startsWith(
 
 /** The lines of `type` matching `pred`, once there are `n` of them (stdout is flushed every few ms). */
 async function waitLines(e: ChildEngine, type: string, pred: (l: Line) => boolean, n = 1): Promise<Line[]> {
-  for (let i = 0; i < 200; i++) {
+  // A generous deadline: stdout from a child on a loaded machine can lag by seconds.
+  for (const end = Date.now() + 30_000; Date.now() < end; ) {
     const got = linesOf(e).filter((l) => l.type === type && pred(l));
     if (got.length >= n) return got;
     await new Promise((r) => setTimeout(r, 50));
@@ -252,7 +253,7 @@ test.serial('no line carries a secret; a server with only http-log writes none o
   const delivered = async () => (await request(`${quiet.url}/v1/query`, 'POST', {
     type: 'run_sql', args: { sql: "SELECT count(*) FROM engine_catalog.event_log WHERE trigger_name = 'ev_ok' AND delivered" },
   }, ADMIN)).body as { result: string[][] };
-  for (let i = 0; i < 100 && (await delivered()).result[1][0] !== '2'; i++) await new Promise((r) => setTimeout(r, 50));
+  for (const end = Date.now() + 30_000; (await delivered()).result[1][0] !== '2' && Date.now() < end; ) await new Promise((r) => setTimeout(r, 50));
   t.is((await delivered()).result[1][0], '2');
   await new Promise((r) => setTimeout(r, 100));
   t.deepEqual([...new Set(linesOf(quiet).map((l) => l.type))].filter((x) => ['websocket-log', 'event-trigger', 'action-handler-log'].includes(x)), []);

@@ -53,7 +53,8 @@ const lines = (): Line[] => child.output.filter((l) => l.startsWith('{')).map((l
 
 /** The lines of one request id, once its http-log line is out (stdout is flushed every few ms). */
 async function linesOf(requestId: string): Promise<Line[]> {
-  for (let i = 0; i < 100; i++) {
+  // A generous deadline: stdout from a child on a loaded machine can lag by seconds.
+  for (const end = Date.now() + 30_000; Date.now() < end; ) {
     const mine = lines().filter((l) => l.detail.request_id === requestId || l.detail.operation?.request_id === requestId);
     if (mine.some((l) => l.type === 'http-log')) return mine;
     await new Promise((r) => setTimeout(r, 50));

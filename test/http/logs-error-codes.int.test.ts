@@ -53,7 +53,8 @@ for (const [method, path, body, , code] of cases) {
     });
     const text = await res.text();
     t.is(bodyCode(JSON.parse(text)), code, text);
-    await new Promise((r) => setTimeout(r, 50));
+    // The line is written once the response is out: wait for it (a loaded machine can take longer than any pause).
+    for (const end = Date.now() + 30_000; !logFor(requestId) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
     t.like(logFor(requestId), { detail: { http_info: { url: path.split('?')[0], status: res.status }, operation: { error: { code } } } });
   });
 }

@@ -31,7 +31,8 @@ const wsUrl = () => `${e.url.replace(/^http/, 'ws')}/v1/graphql`;
 const bump = (id: number) => e.graphql({ query: `mutation { update_counter(where: {id: {_eq: ${id}}}, _inc: {n: 1}) { affected_rows } }` }, HEADERS);
 const subscribers = () => e.engine.websockets.live.stats().subscribers;
 
-async function until(cond: () => boolean, ms = 3000): Promise<boolean> {
+// Generous: these conditions only need to happen eventually, and a loaded machine is slow, not wrong.
+async function until(cond: () => boolean, ms = 30_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end && !cond()) await new Promise((r) => setTimeout(r, 20));
   return cond();

@@ -43,8 +43,8 @@ async function client(headers: Record<string, string> = ADMIN): Promise<WsClient
   return c;
 }
 
-/** Waits until `cond` holds (polling every 20 ms), failing after `ms`. */
-async function until(cond: () => boolean, ms = 3000): Promise<boolean> {
+/** Waits until `cond` holds (polling every 20 ms), failing after `ms` (generous: a loaded machine is slow, not wrong). */
+async function until(cond: () => boolean, ms = 30_000): Promise<boolean> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
     if (cond()) return true;
@@ -155,7 +155,8 @@ test.serial('a dead peer (no pong) is dropped and releases its slot; a live one 
   t.is(stats().subscribers, 2);
   // Stop reading: the client neither sees pings nor answers them.
   (dead.socket as unknown as { _socket: { pause(): void } })._socket.pause();
-  t.true(await until(() => stats().subscribers === 1, 3000), 'released within a few ping intervals');
+  // Pings every 200 ms: released within a few intervals on a quiet machine; the bound allows for a loaded one.
+  t.true(await until(() => stats().subscribers === 1, 15_000), 'released after missed pongs');
   await sleep(600);
   t.is(stats().subscribers, 1, 'the responsive client keeps its slot');
   alive.close();

@@ -66,7 +66,8 @@ test('a live subscription: current result at once, a new one after an update, no
   t.is(m.body.data.update_item.affected_rows, 1);
   t.deepEqual((await it.next()).value, { data: { item: [{ id: 1, n: 15 }] } });
   await it.return!(undefined);
-  await new Promise((r) => setTimeout(r, 300));
+  // Released once the server has handled the complete message: wait for it rather than for a fixed pause.
+  for (const end = Date.now() + 30_000; e.engine.websockets.live.stats().subscribers !== 0 && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
   t.is(e.engine.websockets.live.stats().subscribers, 0, 'complete released the live query');
   await c.dispose();
 });

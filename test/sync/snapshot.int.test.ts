@@ -2,7 +2,7 @@
 // the operation, a failed operation appends nothing.
 import test from 'ava';
 import pg from 'pg';
-import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
+import { createTestDatabase, waitingOnLock, type TestDatabase } from '../helpers/db.js';
 import { startTestEngine } from '../helpers/engine.js';
 
 let db: TestDatabase;
@@ -85,7 +85,8 @@ test.serial('a writer that does not take the lock: the engine conflicts, catches
     await raw.query('BEGIN');
     await appendEvents(raw, [{ type: 'metadata_reloaded', data: { reload_remote_schemas: false } }], before, { instanceId: 'outsider' });
     const pending = e.query({ type: 'track_table', args: 'contested' });
-    await new Promise((r) => setTimeout(r, 300));
+    // The engine's append is blocked on the outsider's uncommitted row before that commits (the contested case).
+    await waitingOnLock(raw);
     await raw.query('COMMIT');
     const r = await pending;
     t.is(r.status, 200, JSON.stringify(r.body));
