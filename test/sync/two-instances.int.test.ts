@@ -44,15 +44,16 @@ test.serial('100 changes on one instance reach the other through NOTIFY (p50/p99
     t.is(r.status, 200, JSON.stringify(r.body));
     const committedAt = performance.now();
     const seq = Number(r.headers.get('x-engine-metadata-version'));
-    t.true(await b.engine.runtime.store.waitFor(seq, 5000), `instance b reached seq ${seq}`);
+    // 30 s, far short of the 10-minute poll: arriving at all means it came by NOTIFY, however loaded the machine.
+    t.true(await b.engine.runtime.store.waitFor(seq, 30_000), `instance b reached seq ${seq} (by NOTIFY: the poll is 10 minutes away)`);
     times.push(performance.now() - committedAt);
   }
   const p50 = percentile(times, 50);
   const p99 = percentile(times, 99);
   t.log(`propagation over 100 changes: p50 ${p50.toFixed(1)} ms, p99 ${p99.toFixed(1)} ms, max ${Math.max(...times).toFixed(1)} ms`);
-  // Timing is reported, not gated on (a loaded CI machine skews it); what is asserted is that changes travel by
-  // NOTIFY: with only the safety-net poll (every 2 s) the median would be about a second.
-  t.true(p50 < 250, `p50 ${p50.toFixed(1)} ms: changes are not arriving through NOTIFY`);
+  // That changes travel by NOTIFY is asserted above (each one arrives long before the poll, 10 minutes away, could
+  // bring it). "Fast" is kept as a bound with a wide margin: tens of ms on a quiet machine, 2 s for the median.
+  t.true(p50 < 2000, `p50 ${p50.toFixed(1)} ms`);
   const [ea, eb] = [await exportOf(a), await exportOf(b)];
   t.deepEqual(eb, ea);
   const names = ((ea as { tables: Array<{ table: { name: string } | string }> }).tables).map((x) => (typeof x.table === 'string' ? x.table : x.table.name));
@@ -70,8 +71,8 @@ test.serial('two instances writing concurrently (50 operations each) lose nothin
   await Promise.all([run(a, 'ca'), run(b, 'cb')]);
   const head = Math.max(a.seq(), b.seq());
   t.is(head, before + 100, 'every operation appended exactly its event');
-  t.true(await a.engine.runtime.store.waitFor(head, 5000));
-  t.true(await b.engine.runtime.store.waitFor(head, 5000));
+  t.true(await a.engine.runtime.store.waitFor(head, 30_000));
+  t.true(await b.engine.runtime.store.waitFor(head, 30_000));
   const [ea, eb] = [await exportOf(a), await exportOf(b)];
   t.deepEqual(eb, ea);
   const c = new pg.Client({ connectionString: db.url });
@@ -111,7 +112,7 @@ test.serial('killing the LISTEN connection does not stop propagation', async (t)
   }
   t.log(`after killing the listener: first change ${times[0].toFixed(0)} ms, then max ${Math.max(...times.slice(1)).toFixed(1)} ms`);
   // With the poll 10 minutes away, only a re-established LISTEN explains these times.
-  t.true(Math.max(...times) < 5000);
+  t.true(Math.max(...times) < 30_000);
   t.not(sync.listenerPid, oldPid, 'a new LISTEN connection');
   t.deepEqual(await exportOf(b), await exportOf(a));
 });
