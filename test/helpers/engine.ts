@@ -42,6 +42,13 @@ export interface TestEngineOptions extends Partial<ServerConfig> {
   websocket?: { kaIntervalMs?: number; pingIntervalMs?: number };
 }
 
+/** POST /v1/query expecting 200 (set-up steps): the body, or an error naming the request and the answer. */
+export async function queryOk<T = any>(e: TestEngine, body: unknown, headers?: Record<string, string>): Promise<T> {
+  const r = await e.query<T>(body, headers);
+  if (r.status !== 200) throw new Error(`${JSON.stringify(body).slice(0, 200)} -> ${r.status} ${r.text}`);
+  return r.body;
+}
+
 export async function request<T = any>(url: string, method: string, body?: unknown, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
   const res = await fetch(url, {
     method,

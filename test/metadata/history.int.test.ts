@@ -2,7 +2,7 @@
 // that version (a seeded random stream of operations, snapshots included), the list and its summaries, a diff
 // between two versions, a revert (replace_metadata with the export at N) that is itself history, and bad input.
 import test from 'ava';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { queryOk, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { randomMetadataOps } from '../helpers/random-metadata-ops.js';
 
 let e: TestEngine;
@@ -11,11 +11,7 @@ test.before(async () => {
 });
 test.after.always(() => e?.close());
 
-const ok = async (body: unknown) => {
-  const r = await e.query(body);
-  if (r.status !== 200) throw new Error(`${JSON.stringify(body)} answered ${r.status} ${r.text}`);
-  return r.body;
-};
+const ok = (body: unknown) => queryOk(e, body);
 const versionOf = (r: { headers: Headers }) => Number(r.headers.get('x-engine-metadata-version'));
 
 test.serial('export at N equals the live export at N, for every version of a random stream', async (t) => {

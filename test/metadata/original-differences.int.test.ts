@@ -3,7 +3,7 @@
 // export order, and get_inconsistent_metadata after tables are dropped outside the engine.
 import test from 'ava';
 import pg from 'pg';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { queryOk, startTestEngine, type TestEngine } from '../helpers/engine.js';
 
 let e: TestEngine;
 test.before(async () => {
@@ -13,11 +13,7 @@ test.after.always(async () => {
   await e?.close();
 });
 
-const ok = async (body: unknown): Promise<unknown> => {
-  const r = await e.query(body);
-  if (r.status !== 200) throw new Error(`${JSON.stringify(body)}: ${r.text}`);
-  return r.body;
-};
+const ok = (body: unknown): Promise<unknown> => queryOk(e, body);
 const sql = (s: string, extra: Record<string, unknown> = {}) => ({ type: 'run_sql', args: { sql: s, ...extra } });
 
 /** SQL straight on the database, as a user with psql would run it (the engine does not see it). */

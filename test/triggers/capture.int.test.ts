@@ -4,7 +4,7 @@
 import test from 'ava';
 import pg from 'pg';
 import { createTestDatabase } from '../helpers/db.js';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { queryOk, startTestEngine, type TestEngine } from '../helpers/engine.js';
 
 let e: TestEngine;
 let db: pg.Client;
@@ -22,11 +22,7 @@ test.after.always(async () => {
   await e?.db.drop();
 });
 
-const ok = async (body: unknown, headers?: Record<string, string>) => {
-  const r = await e.query(body, headers);
-  if (r.status !== 200) throw new Error(`${JSON.stringify(body).slice(0, 200)} -> ${r.status} ${r.text}`);
-  return r.body;
-};
+const ok = (body: unknown, headers?: Record<string, string>) => queryOk(e, body, headers);
 
 const HOOK = 'http://127.0.0.1:9/hook';
 

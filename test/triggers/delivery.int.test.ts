@@ -3,7 +3,7 @@
 import test from 'ava';
 import pg from 'pg';
 import { createTestDatabase } from '../helpers/db.js';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import { queryOk, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { startWebhook, type Webhook } from './webhook.js';
 import { ENGINE_VERSION } from '../../src/version.js';
 
@@ -28,11 +28,7 @@ test.after.always(async () => {
   await hook?.close();
 });
 
-const ok = async (body: unknown, headers?: Record<string, string>) => {
-  const r = await e.query(body, headers);
-  if (r.status !== 200) throw new Error(`${JSON.stringify(body).slice(0, 200)} -> ${r.status} ${r.text}`);
-  return r.body;
-};
+const ok = (body: unknown, headers?: Record<string, string>) => queryOk(e, body, headers);
 
 async function table(name: string, trigger: Record<string, unknown>): Promise<void> {
   await ok({
