@@ -19,7 +19,7 @@ import { postRemote, type RemoteReply } from './http.js';
 import { resolveRemote } from './introspect.js';
 import { objectMembers } from './json-members.js';
 import { pickVariables, rootOwners, splitOperation, type Owner, type Part } from './split.js';
-import { Lru } from '../execute/plan-cache.js';
+import { Lru } from '../core/lru.js';
 import { introspected } from './store.js';
 import { MUTATION_ROOT, QUERY_ROOT } from './merge.js';
 

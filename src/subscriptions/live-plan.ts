@@ -4,7 +4,8 @@
 import type { EngineState } from '../cache/state.js';
 import { EngineError } from '../core/errors.js';
 import type { GraphQLRequest } from '../execute/request.js';
-import { Lru, planKey } from '../execute/plan-cache.js';
+import { Lru } from '../core/lru.js';
+import { planCacheTotals, planKey } from '../execute/plan-cache.js';
 import type { ExecuteContext } from '../execute/run.js';
 import type { PreparedOperation } from '../graphql/prepare.js';
 import { compileLiveQuery, type LiveQueryPlan } from '../sql/live.js';
@@ -26,7 +27,7 @@ const byState = new WeakMap<EngineState, Lru<Entry>>();
 function cacheOf(state: EngineState, capacity: number): Lru<Entry> {
   let c = byState.get(state);
   if (c === undefined) {
-    c = new Lru<Entry>(capacity);
+    c = new Lru<Entry>(capacity, planCacheTotals);
     byState.set(state, c);
   }
   return c;
