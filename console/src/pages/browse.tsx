@@ -1,6 +1,6 @@
 // A tracked table's rows through GraphQL (as admin): pagination, a filter, insert / edit / delete by primary key;
 // untracked tables get a Track button; the table's relationships and suggestions are listed below.
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { gqlData, query } from '../api';
 import { findTable, gqlName, qkey, sameQ, type Column, type QName, type TableEntry } from '../model';
 import { href } from '../router';
@@ -73,19 +73,22 @@ function Rows({ entry, columns, pk }: { entry: TableEntry; columns: Column[]; pk
   const [offset, setOffset] = useState(0);
   const [filter, setFilter] = useState<{ col: string; op: string; value: string }>({ col: columns[0]?.name ?? '', op: '_eq', value: '' });
   const [where, setWhere] = useState<Record<string, unknown>>({});
-  const [data, setData] = useState<{ rows: Row[]; count: number } | null>(null);
+  const [data, setData] = useState<{ rows: Row[]; count: number; offset: number } | null>(null);
+  // Only the newest load may show its rows: an earlier page answering late must not replace them.
+  const latest = useRef(0);
   const [editing, setEditing] = useState<{ row: Row | null; values: Record<string, string> } | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [run, busy, error, setError] = useAction();
 
   const load = () => run(async () => {
+    const ticket = ++latest.current;
     const order = pk.length ? `order_by: {${pk.map((c) => `${colName(c)}: asc`).join(', ')}}` : '';
     const d = await gqlData<{ rows: Row[]; agg: { aggregate: { count: number } } }>(
       `query ($limit: Int, $offset: Int, $where: ${g}_bool_exp) {
         rows: ${custom.select ?? g}(limit: $limit, offset: $offset, where: $where ${order}) { ${fields} }
         agg: ${custom.select_aggregate ?? `${g}_aggregate`}(where: $where) { aggregate { count } }
       }`, { limit: PAGE, offset, where });
-    setData({ rows: d.rows, count: d.agg.aggregate.count });
+    if (ticket === latest.current) setData({ rows: d.rows, count: d.agg.aggregate.count, offset });
   });
   useEffect(() => void load(), [offset, JSON.stringify(where)]);
 
@@ -169,7 +172,8 @@ function Rows({ entry, columns, pk }: { entry: TableEntry; columns: Column[]; pk
           </table>
           <div className="pager">
             <button disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous</button>
-            <span>{data.count === 0 ? 'no rows' : `${offset + 1}–${Math.min(offset + PAGE, data.count)} of ${data.count}`}</span>
+            {/* The range of the rows shown, not of the page being fetched, so the label and the rows always agree. */}
+            <span>{data.count === 0 ? 'no rows' : `${data.offset + 1}–${Math.min(data.offset + PAGE, data.count)} of ${data.count}`}</span>
             <button disabled={offset + PAGE >= data.count} onClick={() => setOffset(offset + PAGE)}>Next</button>
           </div>
         </>
