@@ -4,6 +4,7 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -24,6 +25,18 @@ function folder(mode: number): string {
 test.after.always(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
+
+/** A port nothing listens on now (fixed ports collide with other runs of this suite on the same machine). */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const { port } = srv.address() as { port: number };
+      srv.close(() => resolve(port));
+    });
+  });
+}
 
 async function rows(url: string, sql: string): Promise<unknown[]> {
   const c = new pg.Client({ connectionString: url });
@@ -49,7 +62,7 @@ test.serial('as root, a clone under a 700 folder: data and binaries relocated, f
   cpSync(NATIVE, path.join(clone, 'native'), { recursive: true, verbatimSymlinks: true });
   const fallbackRoot = path.join(folder(0o755), 'var-lib-engine');
   const asked = path.join(clone, '.engine-data');
-  const options = { dataDir: asked, port: 18411, nativeDir: path.join(clone, 'native'), fallbackRoot };
+  const options = { dataDir: asked, port: await freePort(), nativeDir: path.join(clone, 'native'), fallbackRoot };
 
   const first = await startEmbeddedPostgres(options);
   try {
@@ -80,7 +93,7 @@ test.serial('as root, a clone under a 700 folder: data and binaries relocated, f
 test.serial('a reachable data folder is used where asked, with the binaries where they are', async (t) => {
   const asked = path.join(folder(0o755), 'data');
   const fallbackRoot = path.join(folder(0o755), 'var-lib-engine');
-  const db = await startEmbeddedPostgres({ dataDir: asked, port: 18412, nativeDir: NATIVE, fallbackRoot });
+  const db = await startEmbeddedPostgres({ dataDir: asked, port: await freePort(), nativeDir: NATIVE, fallbackRoot });
   try {
     t.is(db.dataDir, asked);
     t.is(db.relocatedFrom, null);
