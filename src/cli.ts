@@ -19,7 +19,8 @@ import {
   writeSnapshot,
   type LoggedEvent,
 } from '../events/log.js';
-import { projector } from './sync/projector.js';
+import { fold } from '../projections/replay.js';
+import { emptyMetadata } from '../projections/metadata.js';
 import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history-cli.js';
 import { reconcileEventTriggers } from './triggers/reconcile.js';
 
@@ -197,7 +198,7 @@ async function historyReplay(config: ServerConfig, file: string): Promise<number
         instanceId: 'history-replay',
       });
     }
-    const metadata = projector.fold(projector.emptyMetadata(), await readFrom(client, 0));
+    const metadata = fold(emptyMetadata(), await readFrom(client, 0));
     if (seq >= config.snapshotInterval) await writeSnapshot(client, seq, metadata);
     // The replayed metadata's event triggers get their capture triggers (the log holds no DDL for them).
     await reconcileEventTriggers(client, metadata);

@@ -14,7 +14,8 @@ import { loadState } from './sync/catchup.js';
 import { reconcileOnStart } from './triggers/reconcile.js';
 import { EventWorker } from './triggers/worker.js';
 import { MetadataSync } from './sync/listener.js';
-import { projector } from './sync/projector.js';
+import { createProjector } from './sync/projector.js';
+import { features } from './features.js';
 import { StateStore } from './sync/store.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
 import { createHandler } from './http/app.js';
@@ -85,6 +86,8 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   // Idle connections die when the (embedded) server stops first: expected while shutting down.
   pool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
   const store = new StateStore();
+  // Actions and remote schemas reach the schema caches (through the projector) and the role schemas from here.
+  const projector = createProjector(features.cacheChecks);
   const rt: Runtime = {
     config,
     pool,
@@ -95,6 +98,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     authConfig,
     auth,
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
+    extensions: features.extensions,
     metrics: new EngineMetrics(),
   };
   const server = http.createServer(createHandler(rt));
@@ -179,7 +183,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       const client = await rt.pool.connect();
       try {
         await ensureCatalogSchema(client);
-        rt.store.swap(await loadState(client, projector));
+        rt.store.swap(await loadState(client, rt.write.projector));
         await reconcileOnStart(client, rt.store.get());
       } finally {
         client.release();
@@ -188,7 +192,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
         pool: rt.pool,
         connectionString: databaseUrl,
         store: rt.store,
-        projector,
+        projector: rt.write.projector,
         pollInterval: rt.config.syncPollInterval,
         instanceId: rt.instanceId,
       });

@@ -55,7 +55,14 @@ export function computedFieldDefinition(table: QualifiedName, cf: ComputedFieldM
   return { name: cf.name, definition: exportComputedFieldDefinition(cf.definition), comment: cf.comment, table: qn(table) };
 }
 
-export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): SchemaCache {
+/**
+ * Checks of features that live above the cache (remote schemas: src/remote), run in order on the built cache and
+ * reporting inconsistent objects (whose `code`, if set, is the error a write that creates them gets). The
+ * composition root (src/extensions.ts) says which run; buildSchemaCache takes them as an argument.
+ */
+export type CacheCheck = (metadata: Metadata, cache: SchemaCache) => InconsistentObject[];
+
+export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog, checks: readonly CacheCheck[]): SchemaCache {
   const inconsistent: InconsistentObject[] = [];
   const record = (id: string, type: InconsistentObjectType, definition: unknown, reason: string) =>
     inconsistent.push({ reason, type, definition, id });
@@ -205,7 +212,7 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog): Schema
   }
 
   const cache = { tables, functions, roles: [...roles].sort(), inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
-  for (const extend of cacheExtensions) inconsistent.push(...extend(metadata, cache));
+  for (const check of checks) inconsistent.push(...check(metadata, cache));
   return cache;
 }
 
@@ -219,12 +226,6 @@ export function resolveUrlTemplate(url: string, env: NodeJS.ProcessEnv = process
   });
   return missing.length ? { missing } : out;
 }
-
-/**
- * Checks of features that live above the cache (remote schemas: src/remote), run on the built cache; they register
- * at module load and report inconsistent objects (whose `code`, if set, is the error a write that creates them gets).
- */
-export const cacheExtensions: Array<(metadata: Metadata, cache: SchemaCache) => InconsistentObject[]> = [];
 
 /** What is wrong with an action's types, if anything (arguments first, then the output type). */
 function actionProblem(a: ActionMeta, ct: CustomTypes): string | null {

@@ -11,9 +11,9 @@ export interface EngineState {
   readonly cache: SchemaCache;
 }
 
-import { buildSchemaCache } from './build.js';
+import { buildSchemaCache, type CacheCheck } from './build.js';
 
-/** The state for a metadata at a seq, resolved against a catalog. */
-export function buildState(seq: number, metadata: Metadata, catalog: PgCatalog): EngineState {
-  return { seq, metadata, catalog, cache: buildSchemaCache(metadata, catalog) };
+/** The state for a metadata at a seq, resolved against a catalog (with the features' cache checks). */
+export function buildState(seq: number, metadata: Metadata, catalog: PgCatalog, checks: readonly CacheCheck[]): EngineState {
+  return { seq, metadata, catalog, cache: buildSchemaCache(metadata, catalog, checks) };
 }

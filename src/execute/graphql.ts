@@ -9,11 +9,13 @@ import { handleExplainRequest } from './explain.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
 import type { RequestHeaders } from '../auth/session.js';
 import { remoteAnswer, type RemoteContext } from '../remote/execute.js';
-import '../remote/schema.js'; // remote schemas join the role schemas
+import type { SchemaExtensions } from '../graphql/schema/build.js';
 
 export interface GraphQLRequestContext {
   pool: pg.Pool;
   state: EngineState;
+  /** What actions and remote schemas add to the role schemas (the composition root's: src/extensions.ts). */
+  extensions: SchemaExtensions;
   session: Session;
   config: ServerConfig;
   requestId: string;
@@ -22,18 +24,20 @@ export interface GraphQLRequestContext {
 }
 
 /** With the allow-list on, a plan is only made (and cached per role, query and state) for an allowed query. */
-export const allowlisted = (prepareFn: PrepareFn): PrepareFn => (state, session, request, options) => {
+const allowlisted = (prepareFn: PrepareFn): PrepareFn => (state, session, request, options) => {
   checkAllowlist(state.metadata, session.role, request.query);
   return prepareFn(state, session, request, options);
 };
-const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, options);
-const prepareAllowlisted = allowlisted(prepare);
+/** The GraphQL front over the role schemas with these extensions. */
+export type Front = (extensions: SchemaExtensions) => PrepareFn;
+const front: Front = (extensions) => (state, session, request, options) => prepareOperation(state, session, request, { ...options, extensions });
 
 const showInternal = (session: Session, config: ServerConfig): boolean =>
   config.devMode || (session.role === 'admin' && config.adminInternalErrors);
 
-/** What the executor's context holds on every GraphQL endpoint; each passes its own front (with and without the allow-list). */
-export function baseExecuteContext(ctx: GraphQLRequestContext, front: PrepareFn, frontAllowlisted: PrepareFn): ExecuteContext {
+/** What the executor's context holds on every GraphQL endpoint; each passes its own front (the allow-list applies on top). */
+export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): ExecuteContext {
+  const prepare = front(ctx.extensions);
   return {
     pool: ctx.pool,
     state: ctx.state,
@@ -42,7 +46,7 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: PrepareFn,
     planCacheSize: ctx.config.queryPlanCacheSize,
     showInternal: showInternal(ctx.session, ctx.config),
     requestId: ctx.requestId,
-    prepare: ctx.config.enableAllowlist ? frontAllowlisted : front,
+    prepare: ctx.config.enableAllowlist ? allowlisted(prepare) : prepare,
   };
 }
 
@@ -52,12 +56,12 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: PrepareFn,
  * (only states with remote schemas pay for the check).
  */
 export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionReply = { setCookie: [] }): ExecuteContext {
-  const ec = baseExecuteContext(ctx, prepare, prepareAllowlisted);
+  const ec = baseExecuteContext(ctx, front);
   ec.clientHeaders = ctx.clientHeaders ?? null;
   ec.reply = reply;
   if (ctx.state.metadata.remote_schemas.length) {
     const rc: RemoteContext = {
-      state: ctx.state, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: ec.showInternal, setCookie: reply.setCookie,
+      state: ctx.state, extensions: ctx.extensions, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: ec.showInternal, setCookie: reply.setCookie,
       cacheSize: ec.planCacheSize,
     };
     ec.remote = (req, raw, db) => remoteAnswer(rc, req, raw, db);
@@ -81,7 +85,7 @@ export async function handleGraphQLRequest(
 /** POST /v1/graphql/explain (admin only): `[{field, sql, plan}]`, or a metadata-style error with its status. */
 export async function handleGraphQLExplain(ctx: GraphQLRequestContext, body: unknown): Promise<{ status: number; body: string }> {
   return handleExplainRequest(
-    { pool: ctx.pool, state: ctx.state, session: ctx.session, stringifyNumeric: ctx.config.stringifyNumericTypes, prepare },
+    { pool: ctx.pool, state: ctx.state, session: ctx.session, stringifyNumeric: ctx.config.stringifyNumericTypes, prepare: front(ctx.extensions) },
     body,
     showInternal(ctx.session, ctx.config),
   );

@@ -1,15 +1,15 @@
 // POST /v1beta1/relay: the GraphQL executor over the role's Relay schema (src/graphql/relay), with its own plan-cache
 // scope (the same query text means something else there).
 import { prepareOperation } from '../graphql/prepare.js';
-import { allowlisted, baseExecuteContext, type GraphQLRequestContext } from './graphql.js';
-import { executeGraphQL, type ExecuteContext, type GraphQLResult, type PrepareFn } from './run.js';
+import { baseExecuteContext, type Front, type GraphQLRequestContext } from './graphql.js';
+import { executeGraphQL, type ExecuteContext, type GraphQLResult } from './run.js';
 
-const prepare: PrepareFn = (state, session, request, options) => prepareOperation(state, session, request, { ...options, relay: true });
-const prepareAllowlisted = allowlisted(prepare);
+const front: Front = (extensions) => (state, session, request, options) =>
+  prepareOperation(state, session, request, { ...options, extensions, relay: true });
 
 /** The executor's context for a request on /v1beta1/relay (also the websocket transport's). */
 export function relayExecuteContext(ctx: GraphQLRequestContext): ExecuteContext {
-  return { ...baseExecuteContext(ctx, prepare, prepareAllowlisted), planScope: 'relay' };
+  return { ...baseExecuteContext(ctx, front), planScope: 'relay' };
 }
 
 /** One POST /v1beta1/relay body: always HTTP 200, like /v1/graphql. */

@@ -5,7 +5,7 @@ import { parse, type DocumentNode, type GraphQLObjectType } from 'graphql';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { OperationIR, RootFieldIR } from '../ir/types.js';
-import { roleSchema } from './schema/build.js';
+import { roleSchema, type SchemaExtensions } from './schema/build.js';
 import { relaySchema } from './relay/schema.js';
 import { collectFields, type CollectContext } from './request/collect.js';
 import { toJson, variableShape, ve, type LiteralContext, type VariableInfo } from './request/input.js';
@@ -13,7 +13,6 @@ import { introspectionJson } from './request/introspection.js';
 import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from './request/operation.js';
 import { rootFieldIR, type Translator } from './request/translate.js';
 import { hasVisibleMutations, mutationRootField } from './request/mutation-root.js';
-import '../actions/register.js';
 
 export interface GraphQLRequestBody {
   query: string;
@@ -22,6 +21,8 @@ export interface GraphQLRequestBody {
 }
 
 export interface PrepareOptions {
+  /** What other features (actions, remote schemas) add to the role schemas: given by the composition root. */
+  extensions: SchemaExtensions;
   /** ENGINE_GRAPHQL_STRINGIFY_NUMERIC_TYPES: bigint, numeric, float8 and money columns come back as strings. */
   stringifyNumeric?: boolean;
   /** POST /v1beta1/relay: the role's Relay schema (src/graphql/relay) instead of the usual one. */
@@ -48,11 +49,11 @@ function parseQuery(query: string): DocumentNode {
 }
 
 export function prepareOperation(
-  state: EngineState, session: Session, request: GraphQLRequestBody, options: PrepareOptions = {},
+  state: EngineState, session: Session, request: GraphQLRequestBody, options: PrepareOptions,
 ): PreparedOperation {
   if (typeof request.query !== 'string') throw ve('not a valid graphql query', '$.query');
   const doc = parseQuery(request.query);
-  const rs = options.relay ? relaySchema(state, session.role) : roleSchema(state, session.role);
+  const rs = options.relay ? relaySchema(state, session.role) : roleSchema(state, session.role, options.extensions);
   const op = pickOperation(doc, request.operationName);
   let root: GraphQLObjectType;
   let rootName: string;

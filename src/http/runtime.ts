@@ -7,6 +7,7 @@ import type { StateStore } from '../sync/store.js';
 import type { MetadataSync } from '../sync/listener.js';
 import type { WriteContext } from '../metadata/write.js';
 import type { EngineMetrics } from '../core/metrics.js';
+import type { SchemaExtensions } from '../graphql/schema/build.js';
 
 export interface Runtime {
   config: ServerConfig;
@@ -14,6 +15,8 @@ export interface Runtime {
   store: StateStore;
   sync: MetadataSync | null;
   write: WriteContext;
+  /** What actions and remote schemas add to the role schemas (src/features.ts). */
+  extensions: SchemaExtensions;
   instanceId: string;
   /** The database this instance uses (given, or the embedded server's). */
   databaseUrl: string;

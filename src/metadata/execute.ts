@@ -9,7 +9,7 @@ import type { PgCatalog } from '../catalog/types.js';
 import { introspectCatalog } from '../catalog/introspect.js';
 import type { EngineState } from '../cache/state.js';
 import type { SchemaCache } from '../cache/types.js';
-import { buildSchemaCache, publicInconsistencies } from '../cache/build.js';
+import { buildSchemaCache, publicInconsistencies, type CacheCheck } from '../cache/build.js';
 import type { RunSqlArgs } from '../../events/commands.js';
 import { decideRunSql, shouldCheckMetadata } from '../../events/decide/sql.js';
 import type { Event } from '../../events/types.js';
@@ -26,6 +26,8 @@ export interface MetadataRequestContext {
   client: pg.ClientBase;
   /** The state the decision is made on. */
   state: EngineState;
+  /** The features' cache checks (the projector's): a rebuilt cache runs them as the state's did. */
+  cacheChecks: readonly CacheCheck[];
   role: string;
   requestId: string;
   /** The caller's session and the stringify-numeric setting (v1 DML runs as that role). */
@@ -228,7 +230,7 @@ class Run {
     let metadata = this.metadata;
     for (const e of events) metadata = evolve(metadata, e);
     const catalog = await withEnumValues(this.ctx.client, enumTables(metadata), this.catalog, enums, this.catalog);
-    const cache = buildSchemaCache(metadata, catalog);
+    const cache = buildSchemaCache(metadata, catalog, this.ctx.cacheChecks);
     enforce(check, before, cache);
     this.metadata = metadata;
     this.catalog = catalog;

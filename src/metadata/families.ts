@@ -8,7 +8,6 @@ import { eventTriggerEnvError, eventTriggers, type EventTriggerConf } from '../.
 import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { ensureIntrospected, introspectAndKeep } from '../remote/store.js';
-import '../remote/schema.js'; // remote schemas join the schema cache and the role schemas
 
 export type Env = Record<string, string | undefined>;
 

@@ -52,7 +52,7 @@ export async function runMetadataWrite(
       const state = await catchUp(client, w.store.get(), w.projector);
       w.store.swap(state);
       const result = await runMetadataQuery(body, {
-        client, state, role: who.role, requestId: who.requestId, session: who.session, stringifyNumeric: who.stringifyNumeric,
+        client, state, cacheChecks: w.projector.cacheChecks, role: who.role, requestId: who.requestId, session: who.session, stringifyNumeric: who.stringifyNumeric,
       });
       const meta = metaOf(body, who);
       const seq = await appendEvents(client, result.events, state.seq, { instanceId: w.instanceId, meta });

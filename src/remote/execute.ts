@@ -11,7 +11,7 @@ import { EngineError, graphqlErrorObject } from '../core/errors.js';
 import type { RequestHeaders, Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
 import type { GraphQLRequest } from '../execute/request.js';
-import { roleSchema } from '../graphql/schema/build.js';
+import { roleSchema, type SchemaExtensions } from '../graphql/schema/build.js';
 import { pickOperation } from '../graphql/request/operation.js';
 import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
 import { remoteHeaders } from './headers.js';
@@ -25,6 +25,8 @@ import { MUTATION_ROOT, QUERY_ROOT } from './merge.js';
 
 export interface RemoteContext {
   state: EngineState;
+  /** The role schemas' extensions (the composition root's): their remote routes say where a field goes. */
+  extensions: SchemaExtensions;
   session: Session;
   /** The client's request headers (forward_client_headers). */
   headers: RequestHeaders;
@@ -49,7 +51,7 @@ const NONE: Route = { kind: 'none' };
 const routeCaches = new WeakMap<EngineState, Lru<Route>>();
 
 function routeOf(ctx: RemoteContext, req: GraphQLRequest): Route {
-  const rs = roleSchema(ctx.state, ctx.session.role);
+  const rs = roleSchema(ctx.state, ctx.session.role, ctx.extensions);
   if (!rs.remote || (rs.remote.query.size === 0 && rs.remote.mutation.size === 0)) return NONE;
   let cache = routeCaches.get(ctx.state);
   if (cache === undefined && ctx.cacheSize > 0) routeCaches.set(ctx.state, (cache = new Lru<Route>(ctx.cacheSize, null)));

@@ -1,10 +1,12 @@
 // Remote schemas in the schema cache and in every role's schema (v1.3 has no remote-schema permissions: every role
-// sees every remote field). The cache build reports remotes that could not be introspected or that conflict with
+// sees every remote field). The cache check reports remotes that could not be introspected or that conflict with
 // the tables' schema (remote-schema-conflicts) or with an earlier remote; the others are merged, in metadata order.
+// Both halves are wired in by the composition root (src/extensions.ts): remoteSchemaCheck among the cache checks,
+// withRemoteSchemas among the role schemas' extensions; the second merges what the first kept for that cache.
 import type { GraphQLSchema } from 'graphql';
-import { cacheExtensions } from '../cache/build.js';
+import type { CacheCheck } from '../cache/build.js';
 import type { InconsistentObject, SchemaCache } from '../cache/types.js';
-import { buildRoleSchema, schemaExtensions, type RoleSchema } from '../graphql/schema/build.js';
+import { buildRoleSchema, type RoleSchema, type SchemaExtensions } from '../graphql/schema/build.js';
 import { remoteSchemas } from '../../events/decide/remote-schemas.js';
 import { emptyRoutes, mergeConflict, mergeRemote } from './merge.js';
 import { introspected } from './store.js';
@@ -14,12 +16,16 @@ export const remoteSchemaId = (name: string): string => JSON.stringify(['remote_
 /** The remotes merged into the schemas of a cache, in metadata order. */
 const mergedRemotes = new WeakMap<SchemaCache, Array<{ name: string; schema: GraphQLSchema }>>();
 
-cacheExtensions.push((metadata, cache) => {
+/**
+ * The cache check of remote schemas: each is checked against admin's schema built with `before` (the tables' fields
+ * and those of the features that come before remote schemas: actions), then against the remotes before it.
+ */
+export const remoteSchemaCheck = (before: SchemaExtensions): CacheCheck => (metadata, cache) => {
   const remotes = remoteSchemas(metadata);
   if (remotes.length === 0) return [];
   const out: InconsistentObject[] = [];
   const merged: Array<{ name: string; schema: GraphQLSchema }> = [];
-  const base = buildRoleSchema(cache, 'admin', false).schema;
+  const base = buildRoleSchema(cache, 'admin', before).schema;
   let current = base;
   for (const rs of remotes) {
     const r = introspected(rs);
@@ -51,9 +57,10 @@ cacheExtensions.push((metadata, cache) => {
   }
   mergedRemotes.set(cache, merged);
   return out;
-});
+};
 
-schemaExtensions.push((cache: SchemaCache, rs: RoleSchema): RoleSchema => {
+/** A role's schema with the remotes that remoteSchemaCheck kept for its cache merged in. */
+export function withRemoteSchemas(cache: SchemaCache, rs: RoleSchema): RoleSchema {
   const remotes = mergedRemotes.get(cache);
   if (!remotes?.length) return rs;
   const routes = emptyRoutes();
@@ -68,4 +75,4 @@ schemaExtensions.push((cache: SchemaCache, rs: RoleSchema): RoleSchema => {
     }
   }
   return { ...rs, schema, remote: routes, hasMutations: rs.hasMutations || routes.mutation.size > 0 };
-});
+}

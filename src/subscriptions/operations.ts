@@ -17,6 +17,7 @@ import { relayExecuteContext } from '../execute/relay.js';
 import type { GraphQLRequest } from '../execute/request.js';
 import { planRequest, remoteRequest, type ExecuteContext } from '../execute/run.js';
 import type { StateStore } from '../sync/store.js';
+import type { SchemaExtensions } from '../graphql/schema/build.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
 import type { LiveHandle, LiveQueries } from './poller.js';
 
@@ -24,6 +25,8 @@ import type { LiveHandle, LiveQueries } from './poller.js';
 export interface WsServerContext {
   pool: pg.Pool;
   store: StateStore;
+  /** What actions and remote schemas add to the role schemas (src/features.ts). */
+  extensions: SchemaExtensions;
   config: ServerConfig;
   live: LiveQueries;
   /** Live subscriptions of every connection (re-validated on a metadata change). */
@@ -78,7 +81,7 @@ const asEngineError = (e: unknown): EngineError => {
 function executeContext(
   ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState, requestId: string, clientHeaders?: Record<string, string>,
 ): ExecuteContext {
-  const ctx = { pool: ws.pool, state, session, config: ws.config, requestId, clientHeaders };
+  const ctx = { pool: ws.pool, state, extensions: ws.extensions, session, config: ws.config, requestId, clientHeaders };
   return endpoint.relay ? relayExecuteContext(ctx) : graphqlExecuteContext(ctx);
 }
 

@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import type { PgCatalog } from '../catalog/types.js';
 import { buildState, type EngineState } from '../cache/state.js';
+import type { CacheCheck } from '../cache/build.js';
 import { qualifiedKey } from '../core/names.js';
 import { introspectWithEnums, withEnumValues } from '../catalog/enum-values.js';
 import type { LoggedEvent } from '../../events/log.js';
@@ -11,7 +12,6 @@ import { emptyMetadata, enumTables, type Metadata } from '../../projections/meta
 import { fold } from '../../projections/replay.js';
 import { remoteSchemas } from '../../events/decide/remote-schemas.js';
 import { ensureIntrospected } from '../remote/store.js';
-import '../remote/schema.js'; // remote schemas join the schema cache and the role schemas
 
 export interface Projector {
   emptyMetadata(): Metadata;
@@ -19,6 +19,8 @@ export interface Projector {
   /** The catalog for `metadata` after `events`: re-read when needed (or when there is none yet), else `previous`. */
   catalogFor(client: pg.ClientBase, metadata: Metadata, events: readonly LoggedEvent[], previous: PgCatalog | null): Promise<PgCatalog>;
   buildState(seq: number, metadata: Metadata, catalog: PgCatalog): EngineState;
+  /** The features' checks that every schema cache of this engine runs (the write path rebuilds caches with them). */
+  readonly cacheChecks: readonly CacheCheck[];
 }
 
 // Note [Catch-up without introspection]
@@ -90,7 +92,8 @@ function changedEnums(events: readonly LoggedEvent[]): string[] {
   return keys;
 }
 
-export const projector: Projector = {
+/** The projector of an engine whose schema caches run `cacheChecks` (the composition root's: src/features.ts). */
+export const createProjector = (cacheChecks: readonly CacheCheck[]): Projector => ({
   emptyMetadata,
   fold: (metadata, events) => fold(metadata, events),
   async catalogFor(client, metadata, events, previous) {
@@ -102,5 +105,6 @@ export const projector: Projector = {
     if (previous === null || needsCatalog(events, previous)) return introspectWithEnums(client, enumTables(metadata));
     return withEnumValues(client, enumTables(metadata), previous, changedEnums(events), previous);
   },
-  buildState,
-};
+  buildState: (seq, metadata, catalog) => buildState(seq, metadata, catalog, cacheChecks),
+  cacheChecks,
+});

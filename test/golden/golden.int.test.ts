@@ -13,6 +13,7 @@ import { prepareOperation } from '../../src/graphql/prepare.js';
 import { compileOperation, compileSequential } from '../../src/sql/operation.js';
 import { compileLiveQuery } from '../../src/sql/live.js';
 import { runMetadataQuery } from '../../src/metadata/execute.js';
+import { features } from '../../src/features.js';
 import { ensureCatalogSchema } from '../../events/log.js';
 import type { ParamSlot } from '../../src/sql/builder.js';
 import type { Session } from '../../src/auth/session.js';
@@ -65,7 +66,7 @@ const params = (slots: readonly ParamSlot[]): string => slots.map((s, i) => `-- 
 
 /** The SQL a GraphQL case generates: the one query statement, the mutation's statements, or the live-query plan. */
 function graphqlSql(query: string, o: CaseOptions): string {
-  const prepared = prepareOperation(h.state, sessionOf(o), { query, variables: o.variables ?? null }, { relay: o.relay === true });
+  const prepared = prepareOperation(h.state, sessionOf(o), { query, variables: o.variables ?? null }, { extensions: features.extensions, relay: o.relay === true });
   const op = prepared.ir;
   if (o.live) {
     const plan = compileLiveQuery(op);
@@ -93,7 +94,7 @@ async function dmlSql(body: unknown, o: CaseOptions): Promise<string> {
   client.query = recording;
   try {
     const session = sessionOf(o);
-    await runMetadataQuery(body, { client, state: h.state, role: session.role, requestId: 'golden', session });
+    await runMetadataQuery(body, { client, state: h.state, cacheChecks: features.cacheChecks, role: session.role, requestId: 'golden', session });
   } finally {
     client.query = original;
     await original('ROLLBACK');

@@ -1,7 +1,7 @@
-// Other features (actions, remote schemas) add query_root fields through queryContributors.
+// Other features (actions, remote schemas) add query_root fields through the SchemaExtensions they are given.
 import test from 'ava';
 import { GraphQLNonNull, GraphQLString } from 'graphql';
-import { queryContributors } from '../../src/graphql/schema/root.js';
+import type { SchemaExtensions } from '../../src/graphql/schema/build.js';
 import { prepareOperation } from '../../src/graphql/prepare.js';
 import { fieldArgs } from '../../src/graphql/request/collect.js';
 import { toJson } from '../../src/graphql/request/input.js';
@@ -9,14 +9,14 @@ import type { EngineState } from '../../src/cache/state.js';
 import { emptyCatalog } from '../../src/catalog/types.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 
-queryContributors.push((ctx) => [
+const extensions: SchemaExtensions = { queryFields: [(ctx) => [
   {
     name: 'hello',
     config: { type: new GraphQLNonNull(GraphQLString), args: { who: { type: GraphQLString } } },
     subscription: false,
     translate: (t, f) => ({ kind: 'raw', json: JSON.stringify(`hello ${String(toJson(fieldArgs(f, t.cc).get('who') ?? { kind: 'null' }))} as ${ctx.role}`) }),
   },
-]);
+]], mutationFields: [], roleSchema: [] };
 
 const state = (): EngineState => ({
   seq: 1,
@@ -27,11 +27,11 @@ const state = (): EngineState => ({
 
 test('a contributed field is in query_root, validated like any other, and translated by its contributor', (t) => {
   const s = state();
-  const p = prepareOperation(s, { role: 'user', variables: {} }, { query: '{ hello(who: "you") }' });
+  const p = prepareOperation(s, { role: 'user', variables: {} }, { query: '{ hello(who: "you") }' }, { extensions });
   t.deepEqual(p.ir.fields, [['hello', { kind: 'raw', json: '"hello you as user"' }]]);
-  const err = t.throws(() => prepareOperation(s, { role: 'user', variables: {} }, { query: '{ hello(whom: "you") }' })) as unknown as { message: string; path: string };
+  const err = t.throws(() => prepareOperation(s, { role: 'user', variables: {} }, { query: '{ hello(whom: "you") }' }, { extensions })) as unknown as { message: string; path: string };
   t.is(err.path, '$.selectionSet.hello.args.whom');
   // not in subscription_root when the contributor says so
-  const sub = t.throws(() => prepareOperation(s, { role: 'user', variables: {} }, { query: 'subscription { hello }' })) as unknown as { message: string };
+  const sub = t.throws(() => prepareOperation(s, { role: 'user', variables: {} }, { query: 'subscription { hello }' }, { extensions })) as unknown as { message: string };
   t.is(sub.message, 'no subscriptions exist');
 });

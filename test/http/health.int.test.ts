@@ -7,12 +7,14 @@ import { createHandler } from '../../src/http/app.js';
 import type { Runtime } from '../../src/http/runtime.js';
 import { StateStore } from '../../src/sync/store.js';
 import { makeConfig } from '../../src/config.js';
-import { projector } from '../../src/sync/projector.js';
+import { createProjector } from '../../src/sync/projector.js';
+import { features } from '../../src/features.js';
 import { emptyCatalog } from '../../src/catalog/types.js';
 import { configureLog } from '../../src/core/log.js';
 import { EngineMetrics } from '../../src/core/metrics.js';
 
 configureLog('silent');
+const projector = createProjector(features.cacheChecks);
 
 async function serve(rt: Runtime): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(createHandler(rt));
@@ -33,6 +35,7 @@ function runtime(store: StateStore, pool: pg.Pool): Runtime {
     authConfig: {},
     auth: { deps: {}, stop() {} },
     write: { pool, store, projector, instanceId: 'test', snapshotInterval: 500 },
+    extensions: features.extensions,
     metrics: new EngineMetrics(),
   };
 }

@@ -5,6 +5,7 @@ import { EngineError } from '../../src/core/errors.js';
 import { introspectCatalog } from '../../src/catalog/introspect.js';
 import { buildState, type EngineState } from '../../src/cache/state.js';
 import { runMetadataQuery } from '../../src/metadata/execute.js';
+import { features } from '../../src/features.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import type { Event } from '../../events/types.js';
 import { ensureCatalogSchema } from '../../events/log.js';
@@ -28,7 +29,7 @@ export class Harness {
     // engine_catalog holds the event-trigger tables that metadata writes keep in step (src/triggers/reconcile.ts).
     await ensureCatalogSchema(client);
     const h = new Harness(client);
-    h.state = buildState(0, emptyMetadata(), await introspectCatalog(client));
+    h.state = buildState(0, emptyMetadata(), await introspectCatalog(client), features.cacheChecks);
     return h;
   }
 
@@ -36,7 +37,7 @@ export class Harness {
   async query(body: unknown): Promise<Outcome> {
     await this.client.query('BEGIN');
     try {
-      const r = await runMetadataQuery(body, { client: this.client, state: this.state, role: 'admin', requestId: 'test' });
+      const r = await runMetadataQuery(body, { client: this.client, state: this.state, cacheChecks: features.cacheChecks, role: 'admin', requestId: 'test' });
       await this.client.query('COMMIT');
       this.state = r.state;
       this.log.push(...r.events);

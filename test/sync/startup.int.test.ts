@@ -9,7 +9,8 @@ import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { request, spawnEngine, startTestEngine } from '../helpers/engine.js';
 import { appendEvents, readFrom, writeSnapshot, type LoggedEvent, type NewEvent } from '../../events/log.js';
-import { projector } from '../../src/sync/projector.js';
+import { createProjector } from '../../src/sync/projector.js';
+import { features } from '../../src/features.js';
 
 /** Runs `f`, returning its result, the wall-clock ms and the CPU ms (user + system) this process spent meanwhile. */
 async function timed<T>(f: () => Promise<T>): Promise<{ value: T; ms: number; cpuMs: number }> {
@@ -94,6 +95,7 @@ test.serial('10,000 events with a snapshot: start-up under 2 s of CPU and cheape
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
+    const projector = createProjector(features.cacheChecks);
     const metadata = projector.fold(projector.emptyMetadata(), await readFrom(c, 0));
     await writeSnapshot(c, TOTAL, metadata);
   } finally {

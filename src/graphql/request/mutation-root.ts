@@ -7,7 +7,6 @@ import type { BoolExpIR, PgTypeRef, RootFieldIR } from '../../ir/types.js';
 import type { GraphQLObjectType } from 'graphql';
 import type { RoleContext } from '../schema/context.js';
 import { deleteAccess, mutationFieldMetas, updateAccess, type MutationFieldMeta } from '../schema/mutation-access.js';
-import '../schema/mutation-fields.js';
 import { collectFields, fieldArgs, type CollectedField } from './collect.js';
 import { ve, type Parsed } from './input.js';
 import { andIR } from '../../ir/permission.js';

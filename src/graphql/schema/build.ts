@@ -1,5 +1,5 @@
-// Builds the GraphQL schema of one role from the schema cache, memoised per (state object, role): a new state (any
-// metadata or catalog change) gets new schemas, lazily.
+// Builds the GraphQL schema of one role from the schema cache and the features' extensions, memoised per
+// (extensions, state object, role): a new state (any metadata or catalog change) gets new schemas, lazily.
 import {
   GraphQLIncludeDirective, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
   type GraphQLFieldConfig,
@@ -10,8 +10,8 @@ import type { CollectedField } from '../request/collect.js';
 import type { Translator } from '../request/translate.js';
 import type { EngineState } from '../../cache/state.js';
 import { buildRoleContext, type RoleContext, type TableView } from './context.js';
-import { mutationExtensionContributors, mutationFields, type MutationFieldContribution } from './mutation.js';
-import { queryRootFields, type RootFieldMeta } from './root.js';
+import { mutationFields, type MutationFieldContribution } from './mutation.js';
+import { queryRootFields, type QueryFieldContributor, type RootFieldMeta } from './root.js';
 import { sortedMap } from './types.js';
 
 export interface RoleSchema {
@@ -30,15 +30,20 @@ export interface RoleSchema {
 }
 
 /**
- * Features above the schema cache that add to every role's schema (remote schemas: src/remote), applied in order
- * by buildRoleSchema; registered at module load.
+ * What features above the schema cache add to every role's schema, in order: root fields (actions: src/actions) and
+ * whole-schema extensions applied last (remote schemas: src/remote). The composition root (src/extensions.ts) builds
+ * it and passes it down to every caller of roleSchema; nothing registers itself at module load.
  */
-export const schemaExtensions: Array<(cache: SchemaCache, rs: RoleSchema) => RoleSchema> = [];
+export interface SchemaExtensions {
+  readonly queryFields: readonly QueryFieldContributor[];
+  readonly mutationFields: ReadonlyArray<(ctx: RoleContext) => MutationFieldContribution[]>;
+  readonly roleSchema: ReadonlyArray<(cache: SchemaCache, rs: RoleSchema) => RoleSchema>;
+}
 
-/** The role's schema; `extended: false` leaves out schemaExtensions (what they are checked against). */
-export function buildRoleSchema(cache: SchemaCache, role: string, extended = true): RoleSchema {
+/** The role's schema from the cache and the features' extensions. */
+export function buildRoleSchema(cache: SchemaCache, role: string, extensions: SchemaExtensions): RoleSchema {
   const ctx = buildRoleContext(cache, role);
-  const roots = queryRootFields(ctx);
+  const roots = queryRootFields(ctx, extensions.queryFields);
   const queryFields = new Map<string, RootFieldMeta>();
   const configs: Array<[string, GraphQLFieldConfig<unknown, unknown>]> = [];
   for (const [name, config, meta] of roots) {
@@ -59,7 +64,7 @@ export function buildRoleSchema(cache: SchemaCache, role: string, extended = tru
     : undefined;
   const mFields = mutationFields(ctx);
   const mutationExtensions = new Map<string, MutationFieldContribution['translate']>();
-  for (const contribute of mutationExtensionContributors) {
+  for (const contribute of extensions.mutationFields) {
     for (const c of contribute(ctx)) {
       if (mFields.some(([n]) => n === c.name)) continue; // a name clash: the table field wins
       mFields.push([c.name, c.config]);
@@ -72,21 +77,27 @@ export function buildRoleSchema(cache: SchemaCache, role: string, extended = tru
     query, mutation, subscription, types: [...ctx.types.values()], directives: [GraphQLIncludeDirective, GraphQLSkipDirective],
   });
   let rs: RoleSchema = { role, ctx, schema, queryFields, hasMutations: !!mutation, mutationExtensions };
-  if (extended) for (const extend of schemaExtensions) rs = extend(cache, rs);
+  for (const extend of extensions.roleSchema) rs = extend(cache, rs);
   return rs;
 }
 
-const memo = new WeakMap<EngineState, Map<string, RoleSchema>>();
+const memo = new WeakMap<SchemaExtensions, WeakMap<EngineState, Map<string, RoleSchema>>>();
 
-export function roleSchema(state: EngineState, role: string): RoleSchema {
-  let byRole = memo.get(state);
+/** buildRoleSchema memoised per (extensions, state, role). */
+export function roleSchema(state: EngineState, role: string, extensions: SchemaExtensions): RoleSchema {
+  let byState = memo.get(extensions);
+  if (!byState) {
+    byState = new WeakMap();
+    memo.set(extensions, byState);
+  }
+  let byRole = byState.get(state);
   if (!byRole) {
     byRole = new Map();
-    memo.set(state, byRole);
+    byState.set(state, byRole);
   }
   let s = byRole.get(role);
   if (!s) {
-    s = buildRoleSchema(state.cache, role);
+    s = buildRoleSchema(state.cache, role, extensions);
     byRole.set(role, s);
   }
   return s;

@@ -1,12 +1,11 @@
 // mutation_root fields per table, as the original v1.3 generates them: insert_<t>, insert_<t>_one, update_<t>,
 // update_<t>_by_pk, delete_<t>, delete_<t>_by_pk (custom root field names apply). Single-row fields exist only when
-// the role can also select the table. Registered as a mutation contributor; each field's meta is recorded for the
+// the role can also select the table (mutation.ts puts them on mutation_root); each field's meta is recorded for the
 // request translator (mutation-access.ts).
 import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap } from 'graphql';
 import { graphqlBaseName, qualifiedKey } from '../../core/names.js';
 import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import type { RoleContext } from './context.js';
-import { mutationContributors } from './mutation.js';
 import { quoted } from './names.js';
 import { hasFields, tableObjectType } from './select.js';
 import { columnType } from './types.js';
@@ -102,5 +101,3 @@ export function tableMutationRootFields(ctx: RoleContext): Field[] {
   const metas = mutationFieldMetas(ctx);
   return Object.values(ctx.cache.tables).flatMap((t) => tableMutationFields(ctx, t, metas));
 }
-
-mutationContributors.push(tableMutationRootFields);

@@ -22,8 +22,8 @@ export interface QueryFieldContribution {
   translate(t: Translator, f: CollectedField): RootFieldIR;
 }
 
-/** Contributors of extra query_root fields, run in order for every role schema (register at module load). */
-export const queryContributors: Array<(ctx: RoleContext) => QueryFieldContribution[]> = [];
+/** A feature's extra query_root fields for a role (passed to buildRoleSchema in SchemaExtensions: build.ts). */
+export type QueryFieldContributor = (ctx: RoleContext) => QueryFieldContribution[];
 
 export type RootFieldMeta =
   | { kind: 'extension'; subscription: boolean; translate: QueryFieldContribution['translate'] }
@@ -35,7 +35,8 @@ export type RootFieldMeta =
 
 export type RootField = [string, GraphQLFieldConfig<unknown, unknown>, RootFieldMeta];
 
-export function queryRootFields(ctx: RoleContext): RootField[] {
+/** The tables' and functions' query_root fields for a role, then those of `contributors`, in order. */
+export function queryRootFields(ctx: RoleContext, contributors: readonly QueryFieldContributor[]): RootField[] {
   const out: RootField[] = [];
   for (const view of ctx.tables.values()) {
     if (!hasFields(view)) continue;
@@ -71,7 +72,7 @@ export function queryRootFields(ctx: RoleContext): RootField[] {
       }, { kind: 'function_aggregate', fn }]);
     }
   }
-  for (const contribute of queryContributors) {
+  for (const contribute of contributors) {
     for (const c of contribute(ctx)) {
       out.push([c.name, c.config, { kind: 'extension', subscription: c.subscription, translate: c.translate }]);
     }

@@ -49,7 +49,7 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
     const r: GraphQLResult & { errorStatus?: number; setCookie?: string[] } = await (relay ? handleRelayRequest : handleGraphQLRequest)(
-      { pool: rt.pool, state, session, config: rt.config, requestId, clientHeaders: req.headers }, body,
+      { pool: rt.pool, state, extensions: rt.extensions, session, config: rt.config, requestId, clientHeaders: req.headers }, body,
     );
     reply.status = legacy && r.status === 200 ? (r.errorStatus ?? legacyStatus(r.body)) : r.status;
     if (r.headers) for (const k in r.headers) reply.headers.push([k, r.headers[k]]);

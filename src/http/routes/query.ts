@@ -27,7 +27,7 @@ export function queryRoutes(router: Router, rt: Runtime): void {
       const who = { role: session.role, requestId, session, stringifyNumeric: rt.config.stringifyNumericTypes };
       // Data-only requests (v1 DML) need no metadata writer lock.
       const result = dataOnly
-        ? { response: await runDmlRequest(rt.pool, rt.store.get(), body, who) }
+        ? { response: await runDmlRequest(rt.pool, rt.store.get(), rt.write.projector.cacheChecks, body, who) }
         : await runMetadataWrite(rt.write, body, who);
       ctx.status = 200;
       ctx.type = 'application/json';

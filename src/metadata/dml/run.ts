@@ -5,6 +5,7 @@ import type pg from 'pg';
 import { EngineError, isEngineError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
 import type { EngineState } from '../../cache/state.js';
+import type { CacheCheck } from '../../cache/build.js';
 import { runMetadataQuery } from '../execute.js';
 
 export interface DmlRequest {
@@ -14,12 +15,14 @@ export interface DmlRequest {
   stringifyNumeric?: boolean;
 }
 
-export async function runDmlRequest(pool: pg.Pool, state: EngineState, body: unknown, who: DmlRequest): Promise<unknown> {
+export async function runDmlRequest(
+  pool: pg.Pool, state: EngineState, cacheChecks: readonly CacheCheck[], body: unknown, who: DmlRequest,
+): Promise<unknown> {
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
     await client.query('BEGIN');
-    const result = await runMetadataQuery(body, { client, state, ...who });
+    const result = await runMetadataQuery(body, { client, state, cacheChecks, ...who });
     if (result.events.length > 0) throw new Error('a DML request produced metadata events');
     await client.query('COMMIT');
     return result.response;

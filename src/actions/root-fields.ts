@@ -1,13 +1,15 @@
-// Plugs actions into every role schema (imported once by src/graphql/prepare.ts): mutation actions on
+// What actions add to every role schema (wired in by src/extensions.ts as SchemaExtensions): mutation actions on
 // mutation_root (an async one returns the new action id), query actions and `<action>(id:)` on query_root.
 import { GraphQLNonNull } from 'graphql';
-import { queryContributors, type QueryFieldContribution } from '../graphql/schema/root.js';
-import { mutationExtensionContributors, type MutationFieldContribution } from '../graphql/schema/mutation.js';
+import type { RoleContext } from '../graphql/schema/context.js';
+import type { QueryFieldContribution } from '../graphql/schema/root.js';
+import type { MutationFieldContribution } from '../graphql/schema/mutation.js';
 import { scalarType } from '../graphql/schema/types.js';
 import { actionArgs, asyncStatusType, outputType, visibleActions } from './schema.js';
 import { enqueueActionIR, statusIR, syncActionIR } from './translate.js';
 
-mutationExtensionContributors.push((ctx) => visibleActions(ctx)
+/** The role's mutation actions, as mutation_root fields. */
+export const actionMutationFields = (ctx: RoleContext): MutationFieldContribution[] => visibleActions(ctx)
   .filter((a) => a.definition.type === 'mutation')
   .map((a): MutationFieldContribution => {
     const async = a.definition.kind === 'asynchronous';
@@ -20,9 +22,10 @@ mutationExtensionContributors.push((ctx) => visibleActions(ctx)
       },
       translate: (t, f) => ({ kind: 'action_root', action: async ? enqueueActionIR(t, a, f) : syncActionIR(t, a, f) }),
     };
-  }));
+  });
 
-queryContributors.push((ctx) => visibleActions(ctx).flatMap((a): QueryFieldContribution[] => {
+/** The role's query actions, and the status fields `<action>(id:)` of its async actions, as query_root fields. */
+export const actionQueryFields = (ctx: RoleContext): QueryFieldContribution[] => visibleActions(ctx).flatMap((a): QueryFieldContribution[] => {
   if (a.definition.type === 'query') {
     return [{
       name: a.name,
@@ -38,4 +41,4 @@ queryContributors.push((ctx) => visibleActions(ctx).flatMap((a): QueryFieldContr
     subscription: true,
     translate: (t, f) => ({ kind: 'action_root', action: statusIR(t, a, f) }),
   }];
-}));
+});
