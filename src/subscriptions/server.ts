@@ -71,12 +71,17 @@ export function attachWebsockets(server: http.Server, ws: WsServerContext, optio
     const connLog = new WsConnectionLog();
     connLog.write({ type: 'accepted' });
     socket.once('close', () => connLog.write({ type: 'closed' }));
-    // Dead peers: no pong since the last ping → terminated (its 'close' releases its live queries).
+    // Dead peers: no pong since the last ping → terminated (its 'close' releases its live queries). A tick that
+    // comes late means this process was held up (a long task, a starved CPU): timers run before pending socket
+    // reads, so the peer's pong may be waiting unread; it gets another ping instead of being dropped.
     let alive = true;
+    let pingedAt = 0;
     socket.on('pong', () => (alive = true));
     const pinger = setInterval(() => {
-      if (!alive) return void socket.terminate();
+      const now = Date.now();
+      if (!alive && now - pingedAt < pingIntervalMs * 1.5) return void socket.terminate();
       alive = false;
+      pingedAt = now;
       socket.ping();
     }, pingIntervalMs);
     socket.once('close', () => clearInterval(pinger));
