@@ -38,9 +38,27 @@ run('data pages: track, paginate, filter, edit, delete, read-only SQL, export do
     await page.getByText('1–1 of 1').waitFor();
     await page.getByRole('button', { name: 'Edit' }).click();
     await page.getByLabel('value of name').fill('renamed');
+    // The filter is cleared while the save is in flight (held here until the unfiltered rows show): the reload
+    // after the save shows the rows as the page is then, unfiltered, with the renamed row.
+    let letSaveGo!: () => void;
+    const saveHeld = new Promise<void>((r) => (letSaveGo = r));
+    let saveSeen!: () => void;
+    const saveSent = new Promise<void>((r) => (saveSeen = r));
+    await page.route('**/v1/graphql', async (route) => {
+      if (route.request().postData()?.includes('update_item_by_pk')) {
+        saveSeen();
+        await saveHeld;
+      }
+      await route.continue();
+    });
     await page.getByRole('button', { name: 'Save' }).click();
+    await saveSent;
     await page.getByRole('button', { name: 'Clear' }).click();
+    await page.getByText('1–10 of 12').waitFor();
+    letSaveGo();
     await page.getByRole('cell', { name: 'renamed' }).waitFor();
+    await page.unroute('**/v1/graphql');
+    t.is(await page.getByText('1–10 of 12').count(), 1);
     const five = await e.graphql({ query: '{ item_by_pk(id: 5) { name price } }' });
     t.deepEqual(five.body, { data: { item_by_pk: { name: 'renamed', price: 7.5 } } });
 

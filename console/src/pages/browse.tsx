@@ -76,12 +76,17 @@ function Rows({ entry, columns, pk }: { entry: TableEntry; columns: Column[]; pk
   const [data, setData] = useState<{ rows: Row[]; count: number; offset: number } | null>(null);
   // Only the newest load may show its rows: an earlier page answering late must not replace them.
   const latest = useRef(0);
+  // What a load reads is the page and filter shown now: a load started after a save or a delete runs from that
+  // click's closure, whose filter may have been cleared (or its page left) while the mutation was in flight.
+  const current = useRef({ offset, where });
+  current.current = { offset, where };
   const [editing, setEditing] = useState<{ row: Row | null; values: Record<string, string> } | null>(null);
   const [deleting, setDeleting] = useState<Row | null>(null);
   const [run, busy, error, setError] = useAction();
 
   const load = () => run(async () => {
     const ticket = ++latest.current;
+    const { offset, where } = current.current;
     const order = pk.length ? `order_by: {${pk.map((c) => `${colName(c)}: asc`).join(', ')}}` : '';
     const d = await gqlData<{ rows: Row[]; agg: { aggregate: { count: number } } }>(
       `query ($limit: Int, $offset: Int, $where: ${g}_bool_exp) {
