@@ -52,7 +52,7 @@ const setup = (handler: string, timeout = 30) => ({
 const user = (id: number) => ({ 'X-Engine-Role': 'user', 'X-Engine-User-Id': String(id) });
 const STATUS = 'query ($id: uuid!) { make(id: $id) { __typename id created_at errors output { __typename id name person { name } } } }';
 
-async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 15_000): Promise<T> {
+async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000): Promise<T> {
   const end = Date.now() + ms;
   for (;;) {
     const v = await f();
@@ -128,11 +128,15 @@ test.serial('an enqueue is one transaction with the other root fields: a failing
 });
 
 test.serial('subscription <action>(id:) over websockets: null output, then the output once the worker stored it; other sessions get null', async (t) => {
+  // The handler answers once the subscription has shown the call without output (a fixed delay raced with opening
+  // the socket on a loaded machine).
+  let answer!: () => void;
+  const answered = new Promise<void>((r) => (answer = r));
   h.routes.set('/slow-user', (r, res) => {
-    setTimeout(() => {
+    void answered.then(() => {
       res.writeHead(200, { 'Content-Type': 'application/json' });
       res.end(JSON.stringify({ id: Number(r.body.session_variables['x-engine-user-id'] ?? 0), name: (r.body.input as { name: string }).name }));
-    }, 1500);
+    });
   });
   const e = await startTestEngine({ liveQueries: { batchSize: 100, refetchInterval: 100 } });
   const sockets: WsClient[] = [];
@@ -149,7 +153,8 @@ test.serial('subscription <action>(id:) over websockets: null output, then the o
     mine.send({ id: 's', type: 'start', payload: { query: 'subscription ($id: uuid!) { make(id: $id) { id errors output { name person { name } } } }', variables: { id } } });
     const first = await mine.nextFor('s');
     t.deepEqual(first.payload, { data: { make: { id, errors: null, output: null } } });
-    const next = await mine.nextFor('s', 10_000);
+    answer();
+    const next = await mine.nextFor('s', 30_000);
     t.deepEqual(next.payload, { data: { make: { id, errors: null, output: { name: 'Live', person: { name: 'one' } } } } });
     // the id as a literal; another user's session sees nothing, admin sees it
     const other = await open(user(2));
@@ -159,6 +164,7 @@ test.serial('subscription <action>(id:) over websockets: null output, then the o
     admin.send({ id: 'a', type: 'start', payload: { query: `subscription { make(id: "${id}") { output { name } } }` } });
     t.deepEqual((await admin.nextFor('a')).payload, { data: { make: { output: { name: 'Live' } } } });
   } finally {
+    answer();
     for (const c of sockets) c.close();
     await e.close();
   }
@@ -223,7 +229,7 @@ test.serial('an instance killed (SIGKILL) during a call: the call is made again 
   try {
     const made = await request(`${child.url}/v1/graphql`, 'POST', { query: 'mutation { make(name: "x") }' });
     const id = (made.body as any).data.make as string;
-    await until(async () => calls, (n) => n === 1, 10_000);
+    await until(async () => calls, (n) => n === 1);
     t.is(calls, 1);
     await child.kill();
     const killedAt = Date.now();
