@@ -154,10 +154,16 @@ test('folding in one batch equals evolving event by event, and stays linear', (t
   }
   events.push(ev('metadata_replaced', { metadata: fold(emptyMetadata(), events.slice(0, 50)) }), ...events.slice(50, 80));
   const stepwise = events.reduce((m, e) => evolve(m, e), emptyMetadata());
+  // Linear, not quadratic: bounded on the CPU time the fold costs (a loaded machine stretches the wall clock,
+  // which is only reported): about 55 ms on this machine for these 2,200 events.
   const started = Date.now();
+  const cpu = process.cpuUsage();
   const batched = fold(emptyMetadata(), events);
+  const used = process.cpuUsage(cpu);
+  const cpuMs = (used.user + used.system) / 1000;
+  t.log(`fold of ${events.length} events: ${cpuMs.toFixed(0)} ms CPU, ${Date.now() - started} ms wall`);
   t.deepEqual(batched, stepwise);
-  t.true(Date.now() - started < 2000);
+  t.true(cpuMs < 2000, `${cpuMs} ms CPU`);
 });
 
 test('query collections and the allow-list fold and export', (t) => {

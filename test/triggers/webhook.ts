@@ -70,7 +70,7 @@ export async function startWebhook(): Promise<Webhook> {
         res.writeHead(a.status, a.headers ?? {});
         res.end('{"ok":true}');
       };
-      if (a.delayMs) setTimeout(send, a.delayMs);
+      if (a.delayMs) setTimeout(send, a.delayMs).unref();
       else send();
     });
   });
