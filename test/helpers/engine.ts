@@ -110,8 +110,11 @@ export interface ChildEngine {
   kill(): Promise<void>;
 }
 
-/** Runs `node bin/engine.mjs serve` as a child process on a free port; resolves once it logs that it is ready. */
-export async function spawnEngine(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 30_000): Promise<ChildEngine> {
+/**
+ * Runs `node bin/engine.mjs serve` as a child process on a free port; resolves once it logs that it is ready. The
+ * deadline is past the engine's own 30 s start-up budget (it retries the database until then), so it only catches a hang.
+ */
+export async function spawnEngine(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ChildEngine> {
   const { spawn } = await import('node:child_process');
   const bin = new URL('../../bin/engine.mjs', import.meta.url).pathname;
   const started = performance.now();

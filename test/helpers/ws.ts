@@ -38,8 +38,11 @@ export class WsClient {
     this.socket.send(typeof m === 'string' ? m : JSON.stringify(m));
   }
 
-  /** The first queued or future message matching `pred` (ka messages are skipped unless asked for). */
-  next(pred: (m: Msg) => boolean = (m) => m.type !== 'ka', timeoutMs = 5000): Promise<Msg> {
+  /**
+   * The first queued or future message matching `pred` (ka messages are skipped unless asked for). The deadline only
+   * catches a hang: a loaded machine is slow, not wrong (absence is checked with `quiet`).
+   */
+  next(pred: (m: Msg) => boolean = (m) => m.type !== 'ka', timeoutMs = 30_000): Promise<Msg> {
     const i = this.messages.findIndex(pred);
     if (i >= 0) return Promise.resolve(this.messages.splice(i, 1)[0]);
     return new Promise((resolve, reject) => {
@@ -53,7 +56,7 @@ export class WsClient {
   }
 
   /** The next message for operation `id`. */
-  nextFor(id: string, timeoutMs = 5000): Promise<Msg> {
+  nextFor(id: string, timeoutMs = 30_000): Promise<Msg> {
     return this.next((m) => m.id === id, timeoutMs);
   }
 

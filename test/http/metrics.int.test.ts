@@ -142,7 +142,7 @@ test.serial('readiness: /healthz?strict=true fails while the listener cannot rec
     const pid = e.engine.runtime.sync!.listenerPid!;
     t.truthy(pid);
     await admin.query('SELECT pg_terminate_backend($1)', [pid]);
-    t.true(await until(async () => (await strict()).status === 500, 10_000), 'strict readiness fails');
+    t.true(await until(async () => (await strict()).status === 500, 30_000), 'strict readiness fails');
     t.regex((await strict()).text, /^ERROR: metadata listener disconnected for \d+ ms \(poll interval 300 ms\)$/);
     const plain = await request(`${e.url}/healthz`, 'GET');
     t.is(plain.status, 200, 'liveness stays up');
@@ -151,6 +151,6 @@ test.serial('readiness: /healthz?strict=true fails while the listener cannot rec
     await admin.query(`ALTER DATABASE "${e.db.name}" ALLOW_CONNECTIONS true`);
     await admin.end();
   }
-  t.true(await until(async () => (await strict()).text === 'OK', 15_000), 'strict readiness recovers');
+  t.true(await until(async () => (await strict()).text === 'OK', 30_000), 'strict readiness recovers');
   t.is((await scrape()).get('engine_metadata_listener_connected'), 1);
 });

@@ -61,7 +61,7 @@ async function waitForSleep(timeoutMs: number): Promise<boolean> {
 test.serial('SIGKILL in the middle of a bulk: after restart none of it is there', async (t) => {
   const child = await spawnEngine(db.url);
   const pending = request(`${child.url}/v1/query`, 'POST', bigBulk('kb')).catch((e: unknown) => e);
-  t.true(await waitForSleep(15_000), 'the bulk reached its middle');
+  t.true(await waitForSleep(60_000), 'the bulk reached its middle');
   await child.kill();
   t.true((await pending) instanceof Error, 'the request never got an answer');
 
