@@ -4,8 +4,10 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../../bin/engine.mjs', import.meta.url));
+// A cold start compiles src/ through tsx (about 1 s of CPU): under a loaded CI it took 22 s, close to a 30 s kill.
+// The deadline only catches a hang.
 const run = (args: string[], env: Record<string, string> = {}) =>
-  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 30_000 });
+  spawnSync(process.execPath, [BIN, ...args], { encoding: 'utf8', env: { PATH: process.env.PATH ?? '', ...env }, timeout: 90_000 });
 
 test('--help lists every setting with its env var', (t) => {
   const r = run(['--help']);
