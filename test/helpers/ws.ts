@@ -1,5 +1,45 @@
-// A raw websocket test client: every frame received is queued; `next(pred)` waits for the first matching one.
+// Websocket test helpers shared by the subscription, action and remote-schema suites: a raw client (every frame
+// received is queued; `next(pred)` waits for the first matching one), graphql-ws library clients, an engine with
+// fast live queries and its tables, and a wait for the live-query counters.
 import WebSocket from 'ws';
+import { createClient, type Client, type ClientOptions } from 'graphql-ws';
+import { queryOk, startTestEngine, type TestEngine, type TestEngineOptions } from './engine.js';
+
+/** The ws:// address of `path` on the engine at `url` (http://...). */
+export const wsUrl = (url: string, path = '/v1/graphql'): string => url.replace(/^http/, 'ws') + path;
+
+/** A graphql-ws (graphql-transport-ws) library client on `path`, sending `headers` in connectionParams. */
+export const graphqlWsClient = (
+  url: string, headers: Record<string, string>, options: Omit<ClientOptions, 'url'> & { path?: string } = {},
+): Client => {
+  const { path, ...rest } = options;
+  return createClient({ url: wsUrl(url, path), webSocketImpl: WebSocket, connectionParams: { headers }, ...rest });
+};
+
+/**
+ * An engine for subscription tests: an admin secret, live queries polled every 100 ms (unless `options` says
+ * otherwise), and `setup` (a bulk's args: tables, tracking, permissions) run as admin before any test.
+ */
+export async function startLiveEngine(secret: string, setup: unknown[], options: TestEngineOptions = {}): Promise<TestEngine> {
+  const e = await startTestEngine({ adminSecret: secret, liveQueries: { batchSize: 100, refetchInterval: 100 }, ...options });
+  try {
+    await queryOk(e, { type: 'bulk', args: setup }, { 'x-engine-admin-secret': secret });
+  } catch (err) {
+    await e.close();
+    throw err;
+  }
+  return e;
+}
+
+/** Waits until `cond` holds (polling every 20 ms), false after `ms` (generous: a loaded machine is slow, not wrong). */
+export async function until(cond: () => boolean, ms = 30_000): Promise<boolean> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (cond()) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return cond();
+}
 
 export type Msg = { type: string; id?: string; payload?: any };
 
@@ -22,7 +62,7 @@ export class WsClient {
 
   /** Opens a socket on `path` of the engine at `url` (http://...), asking for `protocol` (none by default). */
   static open(url: string, path = '/v1/graphql', protocol?: string, headers: Record<string, string> = {}): Promise<WsClient> {
-    const socket = new WebSocket(url.replace(/^http/, 'ws') + path, protocol ? [protocol] : [], { headers });
+    const socket = new WebSocket(wsUrl(url, path), protocol ? [protocol] : [], { headers });
     return new Promise((resolve, reject) => {
       socket.once('open', () => resolve(new WsClient(socket)));
       socket.once('unexpected-response', (_req, res) => {
@@ -32,6 +72,18 @@ export class WsClient {
       });
       socket.once('error', reject);
     });
+  }
+
+  /** Opens a socket (see open) and sends connection_init with `headers`, waiting for the ack. */
+  static async connect(url: string, headers: Record<string, string> = {}, path = '/v1/graphql', protocol?: string): Promise<WsClient> {
+    const c = await WsClient.open(url, path, protocol);
+    try {
+      await c.init(headers);
+    } catch (e) {
+      c.close();
+      throw e;
+    }
+    return c;
   }
 
   send(m: unknown): void {

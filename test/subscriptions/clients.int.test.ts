@@ -5,38 +5,25 @@ import test from 'ava';
 import { ApolloClient, InMemoryCache, gql, type ApolloLink } from '@apollo/client/core/index.js';
 import { GraphQLWsLink } from '@apollo/client/link/subscriptions/index.js';
 import { WebSocketLink } from '@apollo/client/link/ws/index.js';
-import { createClient } from 'graphql-ws';
 import { SubscriptionClient } from 'subscriptions-transport-ws';
 import WebSocket from 'ws';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import type { TestEngine } from '../helpers/engine.js';
+import { graphqlWsClient, startLiveEngine, until, wsUrl } from '../helpers/ws.js';
 
 const SECRET = 'clients-admin-secret';
 const HEADERS = { 'x-engine-admin-secret': SECRET };
 let e: TestEngine;
 
 test.before(async () => {
-  e = await startTestEngine({ adminSecret: SECRET, liveQueries: { batchSize: 100, refetchInterval: 100 } });
-  const r = await e.query({
-    type: 'bulk',
-    args: [
-      { type: 'run_sql', args: { sql: 'CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO counter VALUES (1, 0), (2, 0), (3, 0);' } },
-      { type: 'track_table', args: 'counter' },
-    ],
-  }, HEADERS);
-  if (r.status !== 200) throw new Error(r.text);
+  e = await startLiveEngine(SECRET, [
+    { type: 'run_sql', args: { sql: 'CREATE TABLE counter (id int PRIMARY KEY, n int NOT NULL); INSERT INTO counter VALUES (1, 0), (2, 0), (3, 0);' } },
+    { type: 'track_table', args: 'counter' },
+  ]);
 });
 test.after.always(() => e?.close());
 
-const wsUrl = () => `${e.url.replace(/^http/, 'ws')}/v1/graphql`;
 const bump = (id: number) => e.graphql({ query: `mutation { update_counter(where: {id: {_eq: ${id}}}, _inc: {n: 1}) { affected_rows } }` }, HEADERS);
 const subscribers = () => e.engine.websockets.live.stats().subscribers;
-
-// Generous: these conditions only need to happen eventually, and a loaded machine is slow, not wrong.
-async function until(cond: () => boolean, ms = 30_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end && !cond()) await new Promise((r) => setTimeout(r, 20));
-  return cond();
-}
 
 const SUB = gql`subscription ($id: Int!) { counter_by_pk(id: $id) { id n } }`;
 const QUERY = gql`query ($id: Int!) { counter_by_pk(id: $id) { id n } }`;
@@ -62,7 +49,7 @@ async function exercise(link: ApolloLink, id: number): Promise<{ query: unknown;
 }
 
 test.serial('Apollo Client + GraphQLWsLink (graphql-transport-ws): query, live update, unsubscribe', async (t) => {
-  const wsClient = createClient({ url: wsUrl(), webSocketImpl: WebSocket, connectionParams: { headers: HEADERS } });
+  const wsClient = graphqlWsClient(e.url, HEADERS);
   const r = await exercise(new GraphQLWsLink(wsClient), 1);
   t.deepEqual(r.query, { counter_by_pk: { __typename: 'counter', id: 1, n: 0 } });
   t.deepEqual(r.values, [{ counter_by_pk: { __typename: 'counter', id: 1, n: 0 } }, { counter_by_pk: { __typename: 'counter', id: 1, n: 1 } }]);
@@ -71,7 +58,7 @@ test.serial('Apollo Client + GraphQLWsLink (graphql-transport-ws): query, live u
 });
 
 test.serial('Apollo Client + legacy WebSocketLink (subscriptions-transport-ws): query, live update, unsubscribe', async (t) => {
-  const sc = new SubscriptionClient(wsUrl(), { connectionParams: { headers: HEADERS } }, WebSocket);
+  const sc = new SubscriptionClient(wsUrl(e.url), { connectionParams: { headers: HEADERS } }, WebSocket);
   const r = await exercise(new WebSocketLink(sc), 2);
   t.deepEqual(r.query, { counter_by_pk: { __typename: 'counter', id: 2, n: 0 } });
   t.deepEqual(r.values, [{ counter_by_pk: { __typename: 'counter', id: 2, n: 0 } }, { counter_by_pk: { __typename: 'counter', id: 2, n: 1 } }]);
@@ -80,7 +67,7 @@ test.serial('Apollo Client + legacy WebSocketLink (subscriptions-transport-ws): 
 });
 
 test.serial('graphql-ws client: subscribe, receive an update, unsubscribe', async (t) => {
-  const client = createClient({ url: wsUrl(), webSocketImpl: WebSocket, connectionParams: { headers: HEADERS } });
+  const client = graphqlWsClient(e.url, HEADERS);
   const seen: unknown[] = [];
   const done = new Promise<void>((resolve, reject) => {
     const unsubscribe = client.subscribe(

@@ -3,8 +3,8 @@
 // batching (N subscribers → ceil(N / batch) statements per refetch), stop, metadata changes under a live
 // subscription, dead peers and closed sockets releasing their slots, explain, and an idle engine polling nothing.
 import test from 'ava';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { WsClient } from '../helpers/ws.js';
+import type { TestEngine } from '../helpers/engine.js';
+import { startLiveEngine, until, WsClient } from '../helpers/ws.js';
 
 const SECRET = 'live-admin-secret';
 const ADMIN = { 'x-engine-admin-secret': SECRET };
@@ -14,23 +14,14 @@ const PING = 200;
 let e: TestEngine;
 
 test.before(async () => {
-  e = await startTestEngine({
-    adminSecret: SECRET,
-    liveQueries: { batchSize: BATCH, refetchInterval: INTERVAL },
-    websocket: { pingIntervalMs: PING },
-  });
   const rows = Array.from({ length: 60 }, (_, i) => `(${i + 1}, ${i + 1}, 'u${(i % 3) + 1}')`).join(',');
-  const r = await e.query({
-    type: 'bulk',
-    args: [
-      { type: 'run_sql', args: { sql: `CREATE TABLE pt (id int PRIMARY KEY, v int NOT NULL, owner text NOT NULL); INSERT INTO pt VALUES ${rows};
-        CREATE TABLE msg (id serial PRIMARY KEY, body text NOT NULL, owner text NOT NULL, secret text);` } },
-      { type: 'track_table', args: 'pt' },
-      { type: 'track_table', args: 'msg' },
-      { type: 'create_select_permission', args: { table: 'msg', role: 'user', permission: { columns: ['id', 'body'], filter: { owner: 'X-Engine-User-Id' } } } },
-    ],
-  }, ADMIN);
-  if (r.status !== 200) throw new Error(r.text);
+  e = await startLiveEngine(SECRET, [
+    { type: 'run_sql', args: { sql: `CREATE TABLE pt (id int PRIMARY KEY, v int NOT NULL, owner text NOT NULL); INSERT INTO pt VALUES ${rows};
+      CREATE TABLE msg (id serial PRIMARY KEY, body text NOT NULL, owner text NOT NULL, secret text);` } },
+    { type: 'track_table', args: 'pt' },
+    { type: 'track_table', args: 'msg' },
+    { type: 'create_select_permission', args: { table: 'msg', role: 'user', permission: { columns: ['id', 'body'], filter: { owner: 'X-Engine-User-Id' } } } },
+  ], { liveQueries: { batchSize: BATCH, refetchInterval: INTERVAL }, websocket: { pingIntervalMs: PING } });
 });
 test.after.always(() => e?.close());
 
@@ -45,21 +36,7 @@ function pingsOf(c: WsClient): { n: number } {
   return seen;
 }
 
-async function client(headers: Record<string, string> = ADMIN): Promise<WsClient> {
-  const c = await WsClient.open(e.url);
-  await c.init(headers);
-  return c;
-}
-
-/** Waits until `cond` holds (polling every 20 ms), failing after `ms` (generous: a loaded machine is slow, not wrong). */
-async function until(cond: () => boolean, ms = 30_000): Promise<boolean> {
-  const end = Date.now() + ms;
-  while (Date.now() < end) {
-    if (cond()) return true;
-    await sleep(20);
-  }
-  return cond();
-}
+const client = (headers: Record<string, string> = ADMIN): Promise<WsClient> => WsClient.connect(e.url, headers);
 
 test.serial('insert, update and delete each give one new result; an unchanged result gives none; stop ends it', async (t) => {
   const c = await client();

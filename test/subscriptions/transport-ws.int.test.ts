@@ -1,24 +1,19 @@
 // The graphql-transport-ws protocol (graphql-ws library client against our engine): auth from connectionParams,
 // queries, mutations, validation errors as `error`, live subscriptions that update and stop on `complete`.
 import test from 'ava';
-import { createClient, type Client } from 'graphql-ws';
-import WebSocket from 'ws';
-import { startTestEngine, type TestEngine } from '../helpers/engine.js';
+import type { Client } from 'graphql-ws';
+import type { TestEngine } from '../helpers/engine.js';
+import { graphqlWsClient, startLiveEngine } from '../helpers/ws.js';
 
 const SECRET = 'tws-admin-secret';
 const ADMIN = { 'x-engine-admin-secret': SECRET };
 let e: TestEngine;
 
 test.before(async () => {
-  e = await startTestEngine({ adminSecret: SECRET, liveQueries: { batchSize: 100, refetchInterval: 100 } });
-  const r = await e.query({
-    type: 'bulk',
-    args: [
-      { type: 'run_sql', args: { sql: 'CREATE TABLE item (id int PRIMARY KEY, n int NOT NULL); INSERT INTO item VALUES (1, 10), (2, 20);' } },
-      { type: 'track_table', args: 'item' },
-    ],
-  }, ADMIN);
-  if (r.status !== 200) throw new Error(r.text);
+  e = await startLiveEngine(SECRET, [
+    { type: 'run_sql', args: { sql: 'CREATE TABLE item (id int PRIMARY KEY, n int NOT NULL); INSERT INTO item VALUES (1, 10), (2, 20);' } },
+    { type: 'track_table', args: 'item' },
+  ]);
 });
 test.after.always(() => e?.close());
 
@@ -33,7 +28,7 @@ async function thrown(c: Client, query: string): Promise<unknown> {
 }
 
 const client = (headers: Record<string, string> = ADMIN, path = '/v1/graphql'): Client =>
-  createClient({ url: e.url.replace(/^http/, 'ws') + path, webSocketImpl: WebSocket, connectionParams: { headers }, retryAttempts: 0, lazy: true });
+  graphqlWsClient(e.url, headers, { path, retryAttempts: 0, lazy: true });
 
 test('a query: one next with the data, then complete', async (t) => {
   const c = client();
