@@ -1,21 +1,13 @@
 // The console's Data, Run SQL and Metadata pages in Chromium, on an engine without an admin secret: track from the
 // table page, paginate and filter rows, edit and delete a row, a read-only Run SQL result as a table (appending no
 // history), and the metadata export download. No console errors, no failed requests, no HTTP errors.
-import test from 'ava';
 import { readFileSync } from 'node:fs';
-import { buildConsole, consoleBuilt } from '../../console/build.mjs';
-import { chromiumAvailable, openBrowser } from '../helpers/browser.js';
-import { startTestEngine } from '../helpers/engine.js';
+import { assertCleanPage, browserTest, withConsole } from '../helpers/browser.js';
 
-const run = chromiumAvailable() || process.env.CI ? test.serial : test.serial.skip;
-
-run('data pages: track, paginate, filter, edit, delete, read-only SQL, export download', async (t) => {
+browserTest('data pages: track, paginate, filter, edit, delete, read-only SQL, export download', async (t) => {
   t.timeout(180_000);
-  if (!(await consoleBuilt())) await buildConsole({ quiet: true });
-  const e = await startTestEngine();
-  const b = await openBrowser();
-  const { page } = b;
-  try {
+  await withConsole({}, async (e, b) => {
+    const { page } = b;
     const sql = "CREATE TABLE item (id int PRIMARY KEY, name text NOT NULL, price numeric); INSERT INTO item SELECT g, 'n' || g, g * 1.5 FROM generate_series(1, 12) g";
     t.is((await e.query({ type: 'run_sql', args: { sql } })).status, 200);
 
@@ -86,11 +78,6 @@ run('data pages: track, paginate, filter, edit, delete, read-only SQL, export do
     const file = await download.path();
     t.deepEqual(JSON.parse(readFileSync(file, 'utf8')), (await e.query({ type: 'export_metadata', args: {} })).body);
 
-    t.deepEqual(b.failedRequests, []);
-    t.deepEqual(b.errorResponses, []);
-    t.deepEqual(b.consoleProblems, []);
-  } finally {
-    await b.close();
-    await e.close();
-  }
+    assertCleanPage(t, b);
+  });
 });

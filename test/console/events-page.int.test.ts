@@ -1,10 +1,7 @@
 // The console's Events page in Chromium against real deliveries: a trigger posting to a webhook on loopback; the
 // delivered event and its invocation log (status 200), a failing webhook's event under "failed" after its one
 // try, redeliver of that event once the webhook answers 200, and a manual invocation.
-import test from 'ava';
-import { buildConsole, consoleBuilt } from '../../console/build.mjs';
-import { chromiumAvailable, openBrowser } from '../helpers/browser.js';
-import { startTestEngine } from '../helpers/engine.js';
+import { assertCleanPage, browserTest, withConsole } from '../helpers/browser.js';
 import { startWebhook } from '../triggers/webhook.js';
 
 /** Polls `check` until it holds; the deadline only catches a hang (a loaded machine is slow, not wrong). */
@@ -16,16 +13,12 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 60
   }
 }
 
-const run = chromiumAvailable() || process.env.CI ? test.serial : test.serial.skip;
-
-run('events page: delivered and failed events, invocation logs, redeliver, invoke', async (t) => {
+browserTest('events page: delivered and failed events, invocation logs, redeliver, invoke', async (t) => {
   t.timeout(180_000);
-  if (!(await consoleBuilt())) await buildConsole({ quiet: true });
   const hook = await startWebhook();
-  const e = await startTestEngine({ eventsFetchInterval: 100 });
-  const b = await openBrowser();
-  const { page } = b;
-  try {
+  t.teardown(() => hook.close());
+  await withConsole({ eventsFetchInterval: 100 }, async (e, b) => {
+    const { page } = b;
     let fail = false;
     hook.answer = () => ({ status: fail ? 500 : 200 });
     for (const body of [
@@ -91,12 +84,6 @@ run('events page: delivered and failed events, invocation logs, redeliver, invok
     const [manual] = await hook.waitFor((r) => r.body?.event?.op === 'MANUAL');
     t.is(manual.body.trigger.name, 'note_created');
 
-    t.deepEqual(b.failedRequests, []);
-    t.deepEqual(b.errorResponses, []);
-    t.deepEqual(b.consoleProblems, []);
-  } finally {
-    await b.close();
-    await e.close();
-    await hook.close();
-  }
+    assertCleanPage(t, b);
+  });
 });

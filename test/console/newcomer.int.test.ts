@@ -5,18 +5,14 @@
 // rows, open History and see each step, diff two versions, revert to before the permission and see the role lose
 // access. A screenshot per step goes to CONSOLE_SCREENSHOTS (or a temporary folder the test names). The page must
 // log no console errors and no failed requests beyond the two HTTP errors the flow causes on purpose.
-import test from 'ava';
 import { mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
-import { buildConsole, consoleBuilt } from '../../console/build.mjs';
-import { chromiumAvailable, CHROMIUM, openBrowser } from '../helpers/browser.js';
-import { startTestEngine } from '../helpers/engine.js';
+import { browserTest, chromiumAvailable, CHROMIUM, withConsole } from '../helpers/browser.js';
 
 const SECRET = 'console-test-secret';
 // CI installs Chromium (.ci/run); elsewhere a machine without it skips this file and says why.
-const run = chromiumAvailable() || process.env.CI ? test.serial : test.serial.skip;
 if (!chromiumAvailable()) console.log(`console browser test: no Chromium at ${CHROMIUM}${process.env.CI ? '' : ' (skipped)'}`);
 
 const shotsDir = (): string => {
@@ -42,19 +38,16 @@ async function runQuery(page: Page, q: string, expect: RegExp): Promise<unknown>
   return JSON.parse(await responseText(page));
 }
 
-run('newcomer flow: SQL, track, relationships, rows, GraphiQL, permissions as a role, history, diff, revert', async (t) => {
+browserTest('newcomer flow: SQL, track, relationships, rows, GraphiQL, permissions as a role, history, diff, revert', async (t) => {
   t.timeout(240_000);
-  if (!(await consoleBuilt())) await buildConsole({ quiet: true });
-  const e = await startTestEngine({ adminSecret: SECRET });
-  const b = await openBrowser();
-  const dir = shotsDir();
-  t.log(`screenshots: ${dir}`);
-  let n = 0;
-  const shot = (name: string) => b.page.screenshot({ path: path.join(dir, `${String(++n).padStart(2, '0')}-${name}.png`) });
-  const { page } = b;
-  const nav = (title: string) => page.locator('header nav').getByRole('link', { name: title, exact: true }).click();
-  const started = Date.now();
-  try {
+  await withConsole({ adminSecret: SECRET }, async (e, b) => {
+    const dir = shotsDir();
+    t.log(`screenshots: ${dir}`);
+    let n = 0;
+    const shot = (name: string) => b.page.screenshot({ path: path.join(dir, `${String(++n).padStart(2, '0')}-${name}.png`) });
+    const { page } = b;
+    const nav = (title: string) => page.locator('header nav').getByRole('link', { name: title, exact: true }).click();
+    const started = Date.now();
     // 1. The console asks for the admin secret and keeps it in session storage, never in the URL.
     await page.goto(`${e.url}/console`);
     await page.getByLabel('Admin secret').fill(SECRET);
@@ -182,8 +175,5 @@ run('newcomer flow: SQL, track, relationships, rows, GraphiQL, permissions as a 
     t.deepEqual(b.errorResponses, ['401 POST /v1/query', '400 POST /v1/query']);
     t.deepEqual(b.consoleProblems.filter((m) => !/^error: Failed to load resource: the server responded with a status of 40[01]/.test(m)), []);
     t.is(b.consoleProblems.length, 2);
-  } finally {
-    await b.close();
-    await e.close();
-  }
+  });
 });

@@ -1,10 +1,14 @@
 // A real Chromium for the console's browser tests: Debian's `chromium` (or CHROMIUM_PATH) driven by playwright-core,
 // which downloads nothing. Every console message, page error, failed request and HTTP error status is recorded so
-// tests can assert the page had none beyond the ones they caused on purpose.
+// tests can assert the page had none beyond the ones they caused on purpose. withConsole is the console tests'
+// shared set-up: the built console, an engine and a browser, closed whatever happens.
+import test, { type ExecutionContext } from 'ava';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { buildConsole, consoleBuilt } from '../../console/build.mjs';
+import { startTestEngine, type TestEngine, type TestEngineOptions } from './engine.js';
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 export const chromiumAvailable = (): boolean => existsSync(CHROMIUM);
@@ -48,4 +52,33 @@ export async function openBrowser(): Promise<BrowserSession> {
     if (r.status() >= 400) s.errorResponses.push(`${r.status()} ${r.request().method()} ${new URL(r.url()).pathname}`);
   });
   return s;
+}
+
+/** A console browser test: serial where Chromium is installed (CI installs it: .ci/run), skipped elsewhere. */
+export const browserTest = chromiumAvailable() || process.env.CI ? test.serial : test.serial.skip;
+
+/**
+ * Builds the console if it is not built yet, starts an engine with `options` and opens a browser, runs `body` with
+ * them, and closes the browser, then the engine, whether `body` passed or threw.
+ */
+export async function withConsole(options: TestEngineOptions, body: (e: TestEngine, b: BrowserSession) => Promise<void>): Promise<void> {
+  if (!(await consoleBuilt())) await buildConsole({ quiet: true });
+  const e = await startTestEngine(options);
+  try {
+    const b = await openBrowser();
+    try {
+      await body(e, b);
+    } finally {
+      await b.close();
+    }
+  } finally {
+    await e.close();
+  }
+}
+
+/** The page logged no console problem, and no request failed or answered an HTTP error. */
+export function assertCleanPage(t: ExecutionContext, b: BrowserSession): void {
+  t.deepEqual(b.failedRequests, []);
+  t.deepEqual(b.errorResponses, []);
+  t.deepEqual(b.consoleProblems, []);
 }
