@@ -5,7 +5,7 @@ import test from 'ava';
 import pg from 'pg';
 import { request, spawnEngine, startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
-import { startHandler, type Handler } from './handler.js';
+import { actionSetup, startActionEngine, startHandler, type Handler } from './handler.js';
 import { WsClient } from '../helpers/ws.js';
 
 let h: Handler;
@@ -26,21 +26,18 @@ test.after.always(async () => {
   await h?.close();
 });
 
-const setup = (handler: string, timeout = 30) => ({
-  type: 'bulk',
-  args: [
-    { type: 'run_sql', args: { sql: 'CREATE TABLE person (id int PRIMARY KEY, name text NOT NULL); INSERT INTO person VALUES (1, \'one\'), (2, \'two\');' } },
-    { type: 'track_table', args: { name: 'person', schema: 'public' } },
-    { type: 'create_select_permission', args: { table: 'person', role: 'user', permission: { columns: ['id', 'name'], filter: { id: 'X-Engine-User-Id' } } } },
-    {
-      type: 'set_custom_types',
-      args: {
-        objects: [{
-          name: 'Made', fields: [{ name: 'id', type: 'Int!' }, { name: 'name', type: 'String' }],
-          relationships: [{ name: 'person', type: 'object', remote_table: 'person', field_mapping: { id: 'id' } }],
-        }],
-      },
-    },
+const setup = (handler: string, timeout = 30) => actionSetup({
+  sql: 'CREATE TABLE person (id int PRIMARY KEY, name text NOT NULL); INSERT INTO person VALUES (1, \'one\'), (2, \'two\');',
+  table: 'person',
+  columns: ['id', 'name'],
+  owner: 'id',
+  customTypes: {
+    objects: [{
+      name: 'Made', fields: [{ name: 'id', type: 'Int!' }, { name: 'name', type: 'String' }],
+      relationships: [{ name: 'person', type: 'object', remote_table: 'person', field_mapping: { id: 'id' } }],
+    }],
+  },
+  actions: [
     {
       type: 'create_action',
       args: { name: 'make', definition: { kind: 'asynchronous', arguments: [{ name: 'name', type: 'String!' }], output_type: 'Made', handler: `${h.url}${handler}`, timeout } },
@@ -62,9 +59,8 @@ async function until<T>(f: () => Promise<T>, ok: (v: T) => boolean, ms = 30_000)
 }
 
 test.serial('lifecycle: created → completed (output with a relationship) or error; visible to its session and admin only', async (t) => {
-  const e = await startTestEngine();
+  const e = await startActionEngine(setup('/user'));
   try {
-    t.is((await e.query(setup('/user'))).status, 200);
     const made = await e.graphql({ query: 'mutation { make(name: "Ann") }' }, user(1));
     const id = (made.body as any).data.make as string;
     t.regex(id, /^[0-9a-f-]{36}$/);
@@ -102,10 +98,9 @@ test.serial('lifecycle: created → completed (output with a relationship) or er
 });
 
 test.serial('an enqueue is one transaction with the other root fields: a failing field leaves no stored call', async (t) => {
-  const e = await startTestEngine();
+  const e = await startActionEngine(setup('/user'));
   const pool = new pg.Pool({ connectionString: e.db.url, max: 1 });
   try {
-    t.is((await e.query(setup('/user'))).status, 200);
     const count = async () => (await pool.query("SELECT count(*)::int AS n FROM engine_catalog.hdb_action_log WHERE input->>'name' = 'Tx'")).rows[0].n as number;
     // the second insert violates the primary key after the action was enqueued: nothing of it stays
     const failed = await e.graphql({
@@ -138,7 +133,7 @@ test.serial('subscription <action>(id:) over websockets: null output, then the o
       res.end(JSON.stringify({ id: Number(r.body.session_variables['x-engine-user-id'] ?? 0), name: (r.body.input as { name: string }).name }));
     });
   });
-  const e = await startTestEngine({ liveQueries: { batchSize: 100, refetchInterval: 100 } });
+  const e = await startActionEngine(setup('/slow-user'), { liveQueries: { batchSize: 100, refetchInterval: 100 } });
   const sockets: WsClient[] = [];
   const open = async (headers: Record<string, string>) => {
     const c = await WsClient.open(e.url);
@@ -147,7 +142,6 @@ test.serial('subscription <action>(id:) over websockets: null output, then the o
     return c;
   };
   try {
-    t.is((await e.query(setup('/slow-user'))).status, 200);
     const id = ((await e.graphql({ query: 'mutation { make(name: "Live") }' }, user(1))).body as any).data.make as string;
     const mine = await open(user(1));
     mine.send({ id: 's', type: 'start', payload: { query: 'subscription ($id: uuid!) { make(id: $id) { id errors output { name person { name } } } }', variables: { id } } });
@@ -221,9 +215,7 @@ test.serial('an instance killed (SIGKILL) during a call: the call is made again 
     else answer();
   });
   const db: TestDatabase = await createTestDatabase('e');
-  const setupEngine = await startTestEngine({ database: db });
-  t.is((await setupEngine.query(setup('/hang', 1))).status, 200);
-  await setupEngine.close();
+  await (await startActionEngine(setup('/hang', 1), { database: db })).close();
   const child = await spawnEngine(db.url);
   const pool = new pg.Pool({ connectionString: db.url, max: 1 });
   try {

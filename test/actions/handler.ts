@@ -1,7 +1,8 @@
-// A real action handler for the tests: node:http on a free loopback port; every request is recorded, and each
-// route answers as its name says.
+// What the action suites share: a real action handler (node:http on a free loopback port; every request is recorded,
+// and each route answers as its name says), the tables and custom types they start from, and an engine set up with them.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { queryOk, startTestEngine, type TestEngine, type TestEngineOptions } from '../helpers/engine.js';
 
 /** When `/slow` answers: far beyond the 1 s timeout the tests give it. */
 export const SLOW_MS = 20_000;
@@ -67,4 +68,34 @@ export async function startHandler(): Promise<Handler> {
       server.close(() => ok());
     }),
   };
+}
+
+/**
+ * The set-up both action suites start from, as one bulk: `table` created (and filled) by `sql` and tracked, role
+ * `user` selecting `columns` of the rows whose `owner` column is its X-Engine-User-Id, the custom types (whose
+ * objects may relate to the table), then `actions` (create_action, create_action_permission, ...).
+ */
+export function actionSetup(o: { sql: string; table: string; columns: string[]; owner: string; customTypes: unknown; actions: unknown[] }) {
+  return {
+    type: 'bulk',
+    args: [
+      { type: 'run_sql', args: { sql: o.sql } },
+      { type: 'track_table', args: { name: o.table, schema: 'public' } },
+      { type: 'create_select_permission', args: { table: o.table, role: 'user', permission: { columns: o.columns, filter: { [o.owner]: 'X-Engine-User-Id' } } } },
+      { type: 'set_custom_types', args: o.customTypes },
+      ...o.actions,
+    ],
+  };
+}
+
+/** An engine (with `options`) on which `setup` answered 200; a set-up that fails closes it and throws with the answer. */
+export async function startActionEngine(setup: unknown, options: TestEngineOptions = {}): Promise<TestEngine> {
+  const e = await startTestEngine(options);
+  try {
+    await queryOk(e, setup);
+  } catch (err) {
+    await e.close();
+    throw err;
+  }
+  return e;
 }

@@ -3,7 +3,7 @@
 // permissions, and output relationships with the caller's select permission.
 import test from 'ava';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { SLOW_MS, startHandler, type Handler } from './handler.js';
+import { actionSetup, SLOW_MS, startActionEngine, startHandler, type Handler } from './handler.js';
 import { WsClient } from '../helpers/ws.js';
 
 let e: TestEngine;
@@ -23,26 +23,22 @@ test.before(async () => {
   h = await startHandler();
   process.env.H12_HANDLER = h.url;
   process.env.H12_SECRET = 's3cret';
-  e = await startTestEngine();
-  const r = await e.query({
-    type: 'bulk',
-    args: [
-      { type: 'run_sql', args: { sql: 'CREATE TABLE item (id int PRIMARY KEY, owner int NOT NULL, label text NOT NULL); INSERT INTO item VALUES (1, 1, \'a\'), (2, 2, \'b\'), (3, 1, \'c\');' } },
-      { type: 'track_table', args: { name: 'item', schema: 'public' } },
-      { type: 'create_select_permission', args: { table: 'item', role: 'user', permission: { columns: ['id', 'label'], filter: { owner: 'X-Engine-User-Id' } } } },
-      {
-        type: 'set_custom_types',
-        args: {
-          scalars: [{ name: 'Blob' }],
-          enums: [{ name: 'Color', values: [{ value: 'RED' }, { value: 'BLUE' }] }],
-          input_objects: [{ name: 'In', fields: [{ name: 'id', type: 'Int' }, { name: 'name', type: 'String' }, { name: 'blob', type: 'Blob' }, { name: 'color', type: 'Color' }] }],
-          objects: [{
-            name: 'Out',
-            fields: [{ name: 'id', type: 'Int!' }, { name: 'name', type: 'String' }, { name: 'blob', type: 'Blob' }, { name: 'color', type: 'Color' }],
-            relationships: [{ name: 'item', type: 'object', remote_table: 'item', field_mapping: { id: 'id' } }],
-          }],
-        },
-      },
+  e = await startActionEngine(actionSetup({
+    sql: 'CREATE TABLE item (id int PRIMARY KEY, owner int NOT NULL, label text NOT NULL); INSERT INTO item VALUES (1, 1, \'a\'), (2, 2, \'b\'), (3, 1, \'c\');',
+    table: 'item',
+    columns: ['id', 'label'],
+    owner: 'owner',
+    customTypes: {
+      scalars: [{ name: 'Blob' }],
+      enums: [{ name: 'Color', values: [{ value: 'RED' }, { value: 'BLUE' }] }],
+      input_objects: [{ name: 'In', fields: [{ name: 'id', type: 'Int' }, { name: 'name', type: 'String' }, { name: 'blob', type: 'Blob' }, { name: 'color', type: 'Color' }] }],
+      objects: [{
+        name: 'Out',
+        fields: [{ name: 'id', type: 'Int!' }, { name: 'name', type: 'String' }, { name: 'blob', type: 'Blob' }, { name: 'color', type: 'Color' }],
+        relationships: [{ name: 'item', type: 'object', remote_table: 'item', field_mapping: { id: 'id' } }],
+      }],
+    },
+    actions: [
       action('mirror', '/mirror'),
       action('fail4xx', '/fail4xx'),
       action('fail4xx_nocode', '/fail4xx-nocode'),
@@ -67,8 +63,7 @@ test.before(async () => {
       { type: 'create_action_permission', args: { action: 'mirror', role: 'user' } },
       { type: 'create_action_permission', args: { action: 'get_items', role: 'user' } },
     ],
-  });
-  if (r.status !== 200) throw new Error(r.text);
+  }));
 });
 test.after.always(async () => {
   await e?.close();
@@ -260,8 +255,7 @@ test.serial('a handler URL template needs its environment variable: refused on c
 });
 
 test('over a websocket: an action answers data then complete; its error is {errors} without data, as the original', async (t) => {
-  const c = await WsClient.open(e.url, '/v1/graphql', 'graphql-ws');
-  await c.init({});
+  const c = await WsClient.connect(e.url, {}, '/v1/graphql', 'graphql-ws');
   c.send({ id: 'ok', type: 'start', payload: { query: 'mutation { mirror(arg: {id: 5, name: "ws"}) { id name } }' } });
   t.deepEqual(await c.nextFor('ok'), { id: 'ok', type: 'data', payload: { data: { mirror: { id: 5, name: 'ws' } } } });
   t.deepEqual(await c.nextFor('ok'), { id: 'ok', type: 'complete' });

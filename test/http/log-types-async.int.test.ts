@@ -241,8 +241,7 @@ test.serial('no line carries a secret; a server with only http-log writes none o
   for (const secret of [ADMIN_SECRET, HOOK_KEY, ACTION_KEY, 'wrong-one']) t.false(all.includes(secret), `found ${secret}`);
   // The same things on a server of the same configuration with only http-log (alone now: it delivers the event).
   quiet = await spawnEngine(db.url, { ...ENV, ENGINE_GRAPHQL_ENABLED_LOG_TYPES: 'startup,http-log' });
-  const c = await WsClient.open(quiet.url, '/v1/graphql', 'graphql-ws');
-  await c.init(ADMIN);
+  const c = await WsClient.connect(quiet.url, ADMIN, '/v1/graphql', 'graphql-ws');
   c.send({ type: 'start', id: 'q', payload: { query: '{ item { id } }' } });
   await c.nextFor('q');
   c.close();

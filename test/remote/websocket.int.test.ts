@@ -36,11 +36,7 @@ test.after.always(async () => {
   await remote?.close();
 });
 
-const apollo = async (headers: Record<string, string> = ADMIN): Promise<WsClient> => {
-  const c = await WsClient.open(e.url, '/v1/graphql', 'graphql-ws');
-  await c.init(headers);
-  return c;
-};
+const apollo = (headers: Record<string, string> = ADMIN): Promise<WsClient> => WsClient.connect(e.url, headers, '/v1/graphql', 'graphql-ws');
 
 test.serial('Apollo: a remote query is forwarded as sent, its answer is one data message, then complete', async (t) => {
   const c = await apollo({ ...ADMIN, 'x-engine-role': 'user', 'x-engine-user-id': '7', Authorization: 'Bearer abc', 'X-Conf': 'client' });
