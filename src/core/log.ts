@@ -72,6 +72,17 @@ function timestampField(): string {
   return stamp;
 }
 
+/** `,"type":<type>,"detail":` of a line type (a few dozen constants), made once per type. */
+const typeMembers = new Map<string, string>();
+function typeMember(type: string): string {
+  let m = typeMembers.get(type);
+  if (m === undefined) {
+    m = `,"type":${JSON.stringify(type)},"detail":`;
+    if (typeMembers.size < 256) typeMembers.set(type, m);
+  }
+  return m;
+}
+
 interface Writable {
   write(s: string): unknown;
 }
@@ -165,7 +176,7 @@ export function createLogger(options: LogOptions = {}): Logger {
     wants,
     line: (lvl, type, detailJson) => {
       if (dest === null || !wants(type, lvl)) return;
-      dest.write(`{"level":"${lvl}"${timestampField()},"type":${JSON.stringify(type)},"detail":${detailJson}}\n`);
+      dest.write(`{"level":"${lvl}"${timestampField()}${typeMember(type)}${detailJson}}\n`);
     },
   };
 }

@@ -106,14 +106,17 @@ export function requestPipeline(rt: Runtime, direct: DirectRoute[], fallback: Fa
     if (origin !== null) for (const [k, v] of corsHeaders(origin)) head[k] = v;
     const path = pathOf(req.url ?? '/');
     const scope: RequestScope = { started, requestId, path, endpoint: endpointOf(path), head };
-    const done = (reply: Reply) => finish(rt, req, res, scope, reply);
     if (origin !== null && req.method === 'OPTIONS') {
       const headers = preflightHeaders(h['access-control-request-headers'] ?? '');
-      return void done({ status: 204, body: null, headers });
+      return finish(rt, req, res, scope, { status: 204, body: null, headers });
     }
     const route = routes.get(path) ?? routes.get(routeKey(path));
     if (route !== undefined && route.method === req.method) {
-      route.run(req, scope).then(done, (e: unknown) => done(strayReply(e, requestId)));
+      // Inline callbacks, no named `done` closure: tsx's keepNames costs a defineProperty per named closure made.
+      route.run(req, scope).then(
+        (reply) => finish(rt, req, res, scope, reply),
+        (e: unknown) => finish(rt, req, res, scope, strayReply(e, requestId)),
+      );
       return;
     }
     // A koa route sets its own headers on the response: ours go first, as they always have.

@@ -45,10 +45,41 @@ export function logRequest(metrics: EngineMetrics, req: IncomingMessage, r: Requ
   operation += `,"response_size":${r.responseSize},"query_execution_time":${secondsText(ns)}`;
   if (r.query !== undefined && (r.error !== undefined || log.wants('query-log'))) operation += `,"query":${JSON.stringify(r.query)}`;
   if (r.error !== undefined) operation += `,"error":${JSON.stringify({ path: r.error.path, error: r.error.message, code: r.error.code })}`;
-  const ip = ipOf(req);
-  log.line(level, 'http-log', `{"operation":${operation}},"http_info":{"status":${r.status},"method":${JSON.stringify(req.method)}${
-    ip === undefined ? '' : `,"ip":${JSON.stringify(ip)}`},"url":${JSON.stringify(r.url)},"http_version":${JSON.stringify(`HTTP/${req.httpVersion}`)},"content_encoding":${
-    r.contentEncoding === null ? 'null' : JSON.stringify(r.contentEncoding)}}}`);
+  log.line(level, 'http-log', `{"operation":${operation}},"http_info":{"status":${r.status},"method":${jsonText(req.method ?? '')}${
+    ipJson(req)},"url":${jsonText(r.url)},"http_version":${httpVersionJson(req)},"content_encoding":${
+    r.contentEncoding === null ? 'null' : jsonText(r.contentEncoding)}}}`);
+}
+
+/**
+ * JSON texts of the strings a line repeats on every request (method, path, content encoding): kept, up to
+ * JSON_TEXTS_KEPT of them (paths are the client's), instead of a JSON.stringify per string per line.
+ */
+const JSON_TEXTS_KEPT = 512;
+const jsonTexts = new Map<string, string>();
+function jsonText(s: string): string {
+  let t = jsonTexts.get(s);
+  if (t === undefined) {
+    t = JSON.stringify(s);
+    if (jsonTexts.size < JSON_TEXTS_KEPT) jsonTexts.set(s, t);
+  }
+  return t;
+}
+
+const httpVersionJson = (req: IncomingMessage): string =>
+  req.httpVersionMajor === 1 && req.httpVersionMinor === 1 ? '"HTTP/1.1"' : JSON.stringify(`HTTP/${req.httpVersion}`);
+
+/** The `,"ip":...` member of a connection's lines, worked out once per connection (keep-alive clients send many). */
+const ipMembers = new WeakMap<object, string>();
+function ipJson(req: IncomingMessage): string {
+  const socket = req.socket;
+  let member = ipMembers.get(socket);
+  if (member === undefined) {
+    const ip = ipOf(req);
+    member = ip === undefined ? '' : `,"ip":${JSON.stringify(ip)}`;
+    // An address not known yet (a socket already closed) is not kept: a later line may know it.
+    if (ip !== undefined) ipMembers.set(socket, member);
+  }
+  return member;
 }
 
 /**
