@@ -71,8 +71,29 @@ browserTest('events page: delivered and failed events, invocation logs, redelive
     t.is(await rows.count(), 1);
     t.regex(await rows.first().innerText(), /failed/);
     fail = false;
+    // Another tab is chosen while the redeliver is in flight (held here until that tab shows its own rows): the
+    // reload after the redeliver reads the tab shown then, never the one the click was made on.
+    let letGo!: () => void;
+    const held = new Promise<void>((r) => (letGo = r));
+    let seen!: () => void;
+    const sent = new Promise<void>((r) => (seen = r));
+    await page.route('**/v1/query', async (route) => {
+      if (route.request().postData()?.includes('redeliver_event')) {
+        seen();
+        await held;
+      }
+      await route.continue();
+    });
     await rows.first().getByRole('button', { name: 'Redeliver' }).click();
+    await sent;
+    await show('delivered', (texts) => row(texts, id1, /delivered/));
+    letGo();
     await page.getByRole('status').filter({ hasText: 'Redelivering' }).waitFor();
+    // The redeliver's click is done (its reload included) once the buttons it disabled are enabled again.
+    await until('the redeliver and its reload done', () => page.getByRole('button', { name: 'Invoke' }).isEnabled());
+    await page.unroute('**/v1/query');
+    t.is(await page.getByRole('tab', { name: 'delivered', selected: true }).count(), 1);
+    t.true(row(await rows.allInnerTexts(), id1, /delivered/), 'the delivered tab still shows its own rows');
     await hook.waitFor((r) => r.body?.event?.data?.new?.id === 2, 2);
     await stored(id2, { delivered: true, error: false });
     await show('delivered', (texts) => row(texts, id1, /delivered/) && row(texts, id2, /delivered/));

@@ -43,15 +43,20 @@ function Trigger({ table, trigger, onDeleted }: { table: QName; trigger: Record<
   const [tab, setTab] = useState<Tab>('pending');
   const [events, setEvents] = useState<EventRow[] | null>(null);
   const [open, setOpen] = useState<string | null>(null);
-  const [logs, setLogs] = useState<Invocation[]>([]);
+  const [logs, setLogs] = useState<Invocation[] | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [confirmDelete, setConfirmDelete] = useState(false);
   const [run, busy, error] = useAction();
   // Only the latest read may show: an earlier one (another tab's, or an earlier Refresh) that answers late would
   // otherwise put its rows under the tab now selected.
   const latest = useRef(0);
+  // The tab a read is for is the one shown when it starts: a reload after a redeliver or an invoke runs from that
+  // click's closure, and another tab may have been chosen while its request was in flight.
+  const shown = useRef(tab);
+  shown.current = tab;
   const load = () => run(async () => {
     const n = ++latest.current;
+    const tab = shown.current;
     const rows = await query<EventRow[]>({
       type: 'select',
       args: { table: catalogTable('event_log'), columns: ['id', 'delivered', 'error', 'tries', 'created_at', 'next_retry_at', 'payload'], where: { trigger_name: trigger.name, ...TABS[tab] }, order_by: ['-created_at'], limit: 50 },
@@ -65,9 +70,14 @@ function Trigger({ table, trigger, onDeleted }: { table: QName; trigger: Record<
     setEvents(null);
     setTab(k);
   };
+  // Likewise the invocation logs shown are those of the event opened last, never a late answer for an earlier one.
+  const opened = useRef<string | null>(null);
   const showLogs = (id: string) => run(async () => {
+    opened.current = id;
     setOpen(id);
-    setLogs(await query<Invocation[]>({ type: 'select', args: { table: catalogTable('event_invocation_logs'), columns: ['*'], where: { event_id: id }, order_by: ['-created_at'] } }));
+    setLogs(null);
+    const logs = await query<Invocation[]>({ type: 'select', args: { table: catalogTable('event_invocation_logs'), columns: ['*'], where: { event_id: id }, order_by: ['-created_at'] } });
+    if (opened.current === id) setLogs(logs);
   });
   const manual = !!trigger.definition?.enable_manual;
   return (
@@ -107,8 +117,8 @@ function Trigger({ table, trigger, onDeleted }: { table: QName; trigger: Record<
       {open && (
         <div className="card" aria-label="Invocation logs">
           <div className="title-row"><h4>Invocations of {open}</h4><button className="link" onClick={() => setOpen(null)}>Close</button></div>
-          {logs.length === 0 && <p className="hint">No invocations yet.</p>}
-          {logs.map((l) => (
+          {logs?.length === 0 && <p className="hint">No invocations yet.</p>}
+          {logs?.map((l) => (
             <details key={l.id}>
               <summary>{new Date(l.created_at).toLocaleString()} · status <b>{l.status ?? '–'}</b></summary>
               <div className="sides"><div><h5>request</h5><Json value={l.request} /></div><div><h5>response</h5><Json value={l.response} /></div></div>
