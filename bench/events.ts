@@ -59,7 +59,7 @@ async function insertRows(c: pg.Client, table: string): Promise<number> {
 
 async function resetTables(c: pg.Client): Promise<void> {
   await c.query('TRUNCATE plain, captured');
-  await c.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log');
+  await c.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log_rows, engine_catalog.event_log_batches');
 }
 
 async function startEngine(): Promise<SpawnedProcess> {

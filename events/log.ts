@@ -1,7 +1,7 @@
 // The metadata log in Postgres (engine_catalog): versioned schema set-up, optimistic append with NOTIFY,
 // reads after a seq, and snapshots every N events so start-up does not replay the whole history.
 import type pg from 'pg';
-import { EVENT_LOG_MIGRATION } from './event-log-schema.js';
+import { EVENT_BATCH_MIGRATION, EVENT_LOG_MIGRATION } from './event-log-schema.js';
 import type { Event } from './types.js';
 
 export const CATALOG_SCHEMA = 'engine_catalog';
@@ -80,6 +80,9 @@ const MIGRATIONS: string[][] = [
   // Every captured row paid for an entry in this index, while only archiving a deleted trigger's events (a rare
   // metadata change, fine as a scan) looks events up by trigger; the workers claim through event_log_pending.
   [`DROP INDEX IF EXISTS ${CATALOG_SCHEMA}.event_log_trigger_name`],
+  // Capture writes a statement's events as one batch row; event_log becomes a view over rows and batches
+  // (Note [Event batches], event-log-schema.ts).
+  EVENT_BATCH_MIGRATION,
 ];
 
 export const CATALOG_VERSION = MIGRATIONS.length;

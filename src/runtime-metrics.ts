@@ -56,7 +56,9 @@ export function registerRuntimeMetrics(m: EngineMetrics, s: MetricSources): void
     },
   });
   m.sampled('engine_event_queue_depth', 'Event trigger events waiting for delivery.', () =>
-    count(s.pool, 'SELECT count(*)::text AS n FROM engine_catalog.event_log WHERE NOT delivered AND NOT error AND NOT archived'));
+    // Batches not expanded yet are counted by their size, without reading their payloads.
+    count(s.pool, `SELECT ((SELECT count(*) FROM engine_catalog.event_log_rows WHERE NOT delivered AND NOT error AND NOT archived)
+      + (SELECT coalesce(sum(events), 0) FROM engine_catalog.event_log_batches WHERE NOT archived))::text AS n`));
   m.sampled('engine_async_actions_pending', 'Async action calls not finished yet.', () =>
     count(s.pool, "SELECT count(*)::text AS n FROM engine_catalog.hdb_action_log WHERE status IN ('created', 'processing')"));
 }

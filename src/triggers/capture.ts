@@ -1,7 +1,8 @@
 // The Postgres side of an event trigger: for each operation it listens to, a statement-level AFTER trigger with
-// transition tables whose function writes one event per changed row into engine_catalog.event_log in the changing
-// transaction (so a rolled-back change leaves no event and a committed one always has its event) and wakes the
-// delivery workers with one NOTIFY per statement.
+// transition tables whose function writes the statement's events (one per changed row) as one batch row into
+// engine_catalog.event_log_batches in the changing transaction (so a rolled-back change leaves no event and a
+// committed one always has its event, visible in the engine_catalog.event_log view) and wakes the delivery workers
+// with one NOTIFY per statement.
 // Pure: metadata in, DDL text out (identifiers quoted, names as literals; no user text is pasted).
 import { createHash } from 'node:crypto';
 import type { QualifiedName } from '../core/names.js';
@@ -11,7 +12,7 @@ import type { EventTriggerConf, OpSpec } from '../../events/decide/event-trigger
 export const EVENTS_CHANNEL = 'engine_events';
 export const VIEWS_SCHEMA = 'engine_views';
 /** Bump when the generated function changes: every installed trigger is then regenerated. */
-const GENERATOR_VERSION = 2;
+const GENERATOR_VERSION = 3;
 
 export type Op = 'INSERT' | 'UPDATE' | 'DELETE';
 export const OPS: readonly Op[] = ['INSERT', 'UPDATE', 'DELETE'];
@@ -51,18 +52,23 @@ export function captureObjects(table: QualifiedName, conf: EventTriggerConf, kin
 // Capture is one INSERT ... SELECT per statement over the transition tables, not a plpgsql call per row: a
 // row-level trigger costs a function call, an INSERT, a NOTIFY and a session-variable lookup for every row, several
 // times the cost of the change itself. Per statement (in the `engine_k` row) we read the session variables and
-// draw the id prefix; per row Postgres only builds the payload and appends the event.
-// - Payload: to_jsonb of nested rows (`engine_p` = op, data, session_variables; data = `engine_d` = old, new)
-//   builds the whole jsonb in one pass; nesting jsonb_build_object calls would copy `data` twice. Whole rows are
-//   written `alias.*::record`, never a bare alias: a user column of that name (in scope through a payload subset
-//   or the transition table) would win over the bare alias. For the same reason the trigger variables (TG_OP,
-//   ...) are read in engine_k, where no user column is in scope (a clash is an error in plpgsql).
+// draw the id prefix; per row Postgres only builds the payload and appends it to the statement's batch.
+// - Batch (Note [Event batches], events/event-log-schema.ts): the payloads as one json array (json_agg), written
+//   as one row; the delivery worker expands it into per-event jsonb rows later. A row and two index entries per
+//   event plus a jsonb conversion cost the writing statement about 2.5x a plain insert of the same rows
+//   (bench:events); the batch keeps it well under 2x.
+// - Payload: json of nested rows (`engine_p` = op, data, session_variables; data = `engine_d` = old, new)
+//   built in one pass. Whole rows are written `alias.*::record`, never a bare alias: a user column of that name
+//   (in scope through a payload subset or the transition table) would win over the bare alias. For the same
+//   reason the trigger variables (TG_OP, ...) are read in engine_k, where no user column is in scope (a clash is
+//   an error in plpgsql).
 // - UPDATE pairs the i-th row of the old and new transition tables: Postgres appends both images of each updated
 //   row together, and a tuplestore is read back in insertion order (row_number() OVER () over a plain scan).
 // - Ids: the UUIDv7 layout (48-bit milliseconds, version 7, 26 random bits drawn per statement, RFC variant) and
 //   in the low 48 bits a random base per statement (in [2^44, 2^44 + 2^46), so base + ordinal is 12 hex digits)
-//   plus the row's ordinal: no random draw per row, and increasing, so the primary key grows at its right edge
-//   instead of at a random leaf for each event. Two statements collide only in the same millisecond with the same
+//   plus the event's 1-based position in the batch (added when the batch is read or expanded): no random draw
+//   per event, and increasing, so the primary key of event_log_rows grows at its right edge instead of at a
+//   random leaf for each event. Two statements collide only in the same millisecond with the same
 //   26 bits and overlapping ranges of the 46-bit base.
 // - The NOTIFY is sent only when the statement captured something.
 // - A partitioned table keeps a row-level trigger: Postgres clones it onto every partition, present and future,
@@ -132,12 +138,14 @@ BEGIN
            17592186044416 + (('x' || substr(r, 21, 12))::bit(48)::bigint % 70368744177664) AS base,
            NULLIF(current_setting('engine.user', true), '')::jsonb AS sv, TG_OP AS op, TG_TABLE_SCHEMA AS s, TG_TABLE_NAME AS t
     FROM (SELECT replace(gen_random_uuid()::text, '-', '') AS r) engine_r)
-  INSERT INTO engine_catalog.event_log (id, schema_name, table_name, trigger_name, payload)
-  SELECT (engine_k.pre || to_hex(engine_k.base + engine_c.i))::uuid, engine_k.s, engine_k.t, ${literal(trigger)}, to_jsonb(engine_p.*)
+  INSERT INTO engine_catalog.event_log_batches (id_prefix, id_base, events, schema_name, table_name, trigger_name, payloads)
+  SELECT (SELECT pre FROM engine_k), (SELECT base FROM engine_k), count(*), (SELECT s FROM engine_k), (SELECT t FROM engine_k),
+         ${literal(trigger)}, json_agg(engine_p.*)
   FROM engine_k CROSS JOIN ${changes} ${columnRows} ${oldRow ?? raw('')} ${newRow ?? raw('')}
     CROSS JOIN LATERAL (SELECT ${oldExpr} AS old, ${newExpr} AS new) engine_d
     CROSS JOIN LATERAL (SELECT engine_k.op, engine_d.*::record AS data, engine_k.sv AS session_variables) engine_p
-  ${filter};
+  ${filter}
+  HAVING count(*) > 0;
   GET DIAGNOSTICS _n = ROW_COUNT;
   IF _n > 0 THEN PERFORM pg_notify(${literal(EVENTS_CHANNEL)}, ''); END IF;
   RETURN NULL;
@@ -152,7 +160,7 @@ function rowBody(trigger: string, op: Op, spec: OpSpec): SQL {
       : sql`jsonb_build_object(${join(spec.payload.map((c) => sql`${literal(c)}, ${raw(rec)}.${ident(c)}`), ', ')})`;
   const old = op === 'INSERT' ? raw('NULL::jsonb') : row('OLD');
   const neu = op === 'DELETE' ? raw('NULL::jsonb') : row('NEW');
-  const insert = sql`INSERT INTO engine_catalog.event_log (schema_name, table_name, trigger_name, payload)
+  const insert = sql`INSERT INTO engine_catalog.event_log_rows (schema_name, table_name, trigger_name, payload)
     VALUES (TG_TABLE_SCHEMA, TG_TABLE_NAME, ${literal(trigger)}, jsonb_build_object(
       'op', TG_OP,
       'data', jsonb_build_object('old', ${old}, 'new', ${neu}),

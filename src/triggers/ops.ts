@@ -27,7 +27,7 @@ function sessionVariables(ctx: EventLogOpContext): Record<string, string> {
 export async function invokeEventTrigger(ctx: EventLogOpContext, a: { name: string; payload: unknown }): Promise<unknown> {
   const { table, trigger } = manualTrigger(ctx.state.metadata, a.name);
   const r = await ctx.client.query<{ id: string }>(
-    `INSERT INTO engine_catalog.event_log (schema_name, table_name, trigger_name, payload)
+    `INSERT INTO engine_catalog.event_log_rows (schema_name, table_name, trigger_name, payload)
      VALUES ($1, $2, $3, jsonb_build_object('op', 'MANUAL', 'data', $4::jsonb, 'session_variables', $5::jsonb))
      RETURNING id`,
     [table.schema, table.name, trigger.name, JSON.stringify(a.payload ?? null), JSON.stringify(sessionVariables(ctx))],
@@ -40,11 +40,13 @@ export async function invokeEventTrigger(ctx: EventLogOpContext, a: { name: stri
 export async function redeliverEvent(ctx: EventLogOpContext, a: { event_id: string }): Promise<unknown> {
   const notFound = () => new EngineError('not-exists', 'event not found', { path: '$.args' });
   if (!UUID_RE.test(a.event_id)) throw notFound();
-  const r = await ctx.client.query<{ locked: Date | null }>('SELECT locked FROM engine_catalog.event_log WHERE id = $1 FOR UPDATE', [a.event_id]);
+  // An event still in its capture batch is expanded into its row first (Note [Event batches]).
+  await ctx.client.query('SELECT engine_catalog.expand_event_batches(1, $1)', [a.event_id]);
+  const r = await ctx.client.query<{ locked: Date | null }>('SELECT locked FROM engine_catalog.event_log_rows WHERE id = $1 FOR UPDATE', [a.event_id]);
   if (r.rows.length === 0) throw notFound();
   if (r.rows[0].locked !== null) throw new EngineError('busy', 'event is already being processed', { path: '$.args' });
   await ctx.client.query(
-    `UPDATE engine_catalog.event_log SET delivered = false, error = false, tries = 0, next_retry_at = NULL WHERE id = $1`,
+    `UPDATE engine_catalog.event_log_rows SET delivered = false, error = false, tries = 0, next_retry_at = NULL WHERE id = $1`,
     [a.event_id],
   );
   await ctx.client.query('SELECT pg_notify($1, $2)', [EVENTS_CHANNEL, '']);

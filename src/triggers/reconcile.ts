@@ -87,21 +87,28 @@ async function readTables(client: pg.ClientBase, tables: QualifiedName[]): Promi
 // As in the original, a trigger that leaves the metadata (deleted, its table untracked, metadata cleared or
 // replaced without it) archives its events: they stay in event_log for inspection but are never delivered.
 async function syncCatalogRows(client: pg.ClientBase, rows: Array<Record<string, unknown>>): Promise<void> {
+  const wanted = JSON.stringify(rows);
+  const gone = await client.query<{ name: string }>(
+    `DELETE FROM engine_catalog.event_triggers e
+     WHERE NOT EXISTS (SELECT 1 FROM jsonb_to_recordset($1::jsonb) AS w(name text) WHERE w.name = e.name)
+     RETURNING e.name`,
+    [wanted],
+  );
+  if (gone.rows.length > 0) {
+    const names = gone.rows.map((r) => r.name);
+    // Batches first, each statement with its own snapshot: a batch a worker expands meanwhile is waited for and
+    // then gone, and its rows are visible to the next statement (Note [Event batches]).
+    await client.query('UPDATE engine_catalog.event_log_batches SET archived = true WHERE trigger_name = ANY($1::text[]) AND NOT archived', [names]);
+    await client.query('UPDATE engine_catalog.event_log_rows SET archived = true WHERE trigger_name = ANY($1::text[]) AND NOT archived', [names]);
+  }
   await client.query(
-    `WITH wanted AS (
-       SELECT * FROM jsonb_to_recordset($1::jsonb) AS w(name text, schema_name text, table_name text, configuration jsonb)),
-     gone AS (
-       DELETE FROM engine_catalog.event_triggers e WHERE NOT EXISTS (SELECT 1 FROM wanted w WHERE w.name = e.name)
-       RETURNING e.name),
-     archived AS (
-       UPDATE engine_catalog.event_log l SET archived = true
-       WHERE l.trigger_name IN (SELECT name FROM gone) AND NOT l.archived)
-     INSERT INTO engine_catalog.event_triggers AS e (name, type, schema_name, table_name, configuration)
-     SELECT name, 'table', schema_name, table_name, configuration FROM wanted
+    `INSERT INTO engine_catalog.event_triggers AS e (name, type, schema_name, table_name, configuration)
+     SELECT name, 'table', schema_name, table_name, configuration
+     FROM jsonb_to_recordset($1::jsonb) AS w(name text, schema_name text, table_name text, configuration jsonb)
      ON CONFLICT (name) DO UPDATE SET schema_name = excluded.schema_name, table_name = excluded.table_name,
        configuration = excluded.configuration
      WHERE (e.schema_name, e.table_name, e.configuration) IS DISTINCT FROM (excluded.schema_name, excluded.table_name, excluded.configuration)`,
-    [JSON.stringify(rows)],
+    [wanted],
   );
 }
 

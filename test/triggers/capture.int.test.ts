@@ -192,7 +192,7 @@ test.serial('one statement of many rows: an event per row with distinct ids; UPD
   t.true(inserted.every((x) => (x.payload.data.new as { id: number; b: number }).b === (x.payload.data.new as { id: number }).id * 10));
   // Ids are UUIDs of version 7 and variant 10.
   t.true(inserted.every((x) => /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(x.id)));
-  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log');
+  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log_rows, engine_catalog.event_log_batches');
   // Every row changes b, odd rows change their key as well; rows 151.. change nothing listened to.
   await db.query(`UPDATE many SET id = CASE WHEN id % 2 = 1 THEN id + 1000 ELSE id END, b = CASE WHEN id > 150 THEN b ELSE b + 1 END, a = 'x'`);
   const updated = await rawEvents('many_t');
@@ -204,19 +204,64 @@ test.serial('one statement of many rows: an event per row with distinct ids; UPD
   }
   t.deepEqual(new Set(updated.map((x) => (x.payload.data.old as { id: number }).id)), new Set(Array.from({ length: 150 }, (_, i) => i + 1)));
   // ON CONFLICT DO UPDATE: an insert event for the new row, an update event for the conflicting one.
-  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log');
+  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log_rows, engine_catalog.event_log_batches');
   await db.query('INSERT INTO many (id, b) VALUES (2, 0), (5000, 1) ON CONFLICT (id) DO UPDATE SET b = excluded.b');
   t.deepEqual((await rawEvents('many_t')).map((x) => [x.payload.op, x.payload.data.new]).sort(), [
     ['INSERT', { id: 5000, b: 1 }],
     ['UPDATE', { id: 2, a: 'x', b: 0, j: null }],
   ]);
   // Statements that change no row (or no listened column) write nothing.
-  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log');
+  await db.query('TRUNCATE engine_catalog.event_invocation_logs, engine_catalog.event_log_rows, engine_catalog.event_log_batches');
   await db.query('DELETE FROM many WHERE id < 0');
   await db.query(`UPDATE many SET a = 'y'`);
   t.is((await rawEvents('many_t')).length, 0);
   await db.query('DELETE FROM many');
   t.is((await rawEvents('many_t')).length, 201);
+});
+
+test.serial('event_log is readable and writable as a table: ids stay the same when a batch is expanded; UPDATE, DELETE and INSERT go through', async (t) => {
+  await table('viewed', { insert: { columns: '*' } });
+  // Inside one transaction the worker cannot see (so cannot expand) the statement's batch: the writes below
+  // meet the events while they are still a batch.
+  const c = new pg.Client({ connectionString: e.db.url });
+  await c.connect();
+  try {
+    await c.query('BEGIN');
+    await c.query('INSERT INTO viewed (id, a) SELECT i, i::text FROM generate_series(1, 3) i');
+    const before = (await c.query<{ id: string; n: number }>(`SELECT id, (payload->'data'->'new'->>'id')::int AS n FROM engine_catalog.event_log WHERE trigger_name = 'viewed_t' ORDER BY n`)).rows;
+    t.is(before.length, 3);
+    t.is((await c.query('SELECT 1 FROM engine_catalog.event_log_batches WHERE trigger_name = $1', ['viewed_t'])).rows.length, 1);
+    // A user's UPDATE of one event expands its batch; the ids do not change.
+    const upd = await c.query('UPDATE engine_catalog.event_log SET locked = now() WHERE id = $1 RETURNING id', [before[0].id]);
+    t.deepEqual(upd.rows, [{ id: before[0].id }]);
+    t.is((await c.query('SELECT 1 FROM engine_catalog.event_log_batches WHERE trigger_name = $1', ['viewed_t'])).rows.length, 0);
+    const after = (await c.query<{ id: string; locked: Date | null }>(`SELECT id, locked FROM engine_catalog.event_log_rows WHERE trigger_name = 'viewed_t' ORDER BY (payload->'data'->'new'->>'id')::int`)).rows;
+    t.deepEqual(after.map((r) => r.id), before.map((r) => r.id));
+    t.deepEqual(after.map((r) => r.locked !== null), [true, false, false]);
+    await c.query('DELETE FROM engine_catalog.event_log WHERE id = $1', [before[1].id]);
+    // A capture function of an earlier engine version inserted into engine_catalog.event_log directly.
+    const ins = await c.query<{ id: string; delivered: boolean; tries: number }>(
+      `INSERT INTO engine_catalog.event_log (schema_name, table_name, trigger_name, payload)
+       VALUES ('public', 'viewed', 'viewed_t', '{"op": "INSERT", "data": {"old": null, "new": {"id": 9}}, "session_variables": null}')
+       RETURNING id, delivered, tries`);
+    t.is(ins.rows.length, 1);
+    t.deepEqual([ins.rows[0].delivered, ins.rows[0].tries], [false, 0]);
+    await c.query('ROLLBACK');
+  } finally {
+    await c.end();
+  }
+});
+
+test.serial("a json value jsonb cannot hold (\\u0000) does not make the log unreadable", async (t) => {
+  await table('nul', { insert: { columns: '*' } });
+  await db.query(`INSERT INTO nul (id, j) VALUES (1, '{"k": "a\\u0000b"}'), (2, '{"k": 1}')`);
+  const got = await db.query<{ id: string; payload: Row & { error?: string } }>(`SELECT id, payload FROM engine_catalog.event_log WHERE trigger_name = 'nul_t'`);
+  t.is(got.rows.length, 2);
+  t.true(got.rows.some((r) => (r.payload.data?.new as { id: number } | null)?.id === 2));
+  t.true(got.rows.some((r) => r.payload.op === 'INSERT' && typeof r.payload.error === 'string'));
+  // Expanding the batch keeps both events (this waits for a worker expanding it meanwhile).
+  await db.query('SELECT engine_catalog.expand_event_batches(1, $1)', [got.rows[0].id]);
+  t.is((await db.query(`SELECT 1 FROM engine_catalog.event_log_rows WHERE trigger_name = 'nul_t'`)).rows.length, 2);
 });
 
 test.serial('columns named like the capture SQL names (n, o, i, r, tg_op, new, old, engine_d) are captured as values', async (t) => {
