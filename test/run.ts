@@ -3,12 +3,12 @@
 // free port with its data in a temporary folder, stopped and removed when ava exits, fails or is interrupted.
 import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/embedded-postgres.js';
+import { freePort } from './helpers/free-port.js';
 
 const LOCAL = 'postgres://postgres@127.0.0.1:5432/postgres';
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -25,17 +25,6 @@ async function answers(url: string): Promise<boolean> {
   } finally {
     await client.end().catch(() => undefined);
   }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const { port } = srv.address() as { port: number };
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 interface Embedded {

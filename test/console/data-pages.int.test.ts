@@ -2,7 +2,7 @@
 // table page, paginate and filter rows, edit and delete a row, a read-only Run SQL result as a table (appending no
 // history), and the metadata export download. No console errors, no failed requests, no HTTP errors.
 import { readFileSync } from 'node:fs';
-import { assertCleanPage, browserTest, withConsole } from '../helpers/browser.js';
+import { assertCleanPage, browserTest, holdRequest, withConsole } from '../helpers/browser.js';
 
 browserTest('data pages: track, paginate, filter, edit, delete, read-only SQL, export download', async (t) => {
   t.timeout(180_000);
@@ -32,24 +32,14 @@ browserTest('data pages: track, paginate, filter, edit, delete, read-only SQL, e
     await page.getByLabel('value of name').fill('renamed');
     // The filter is cleared while the save is in flight (held here until the unfiltered rows show): the reload
     // after the save shows the rows as the page is then, unfiltered, with the renamed row.
-    let letSaveGo!: () => void;
-    const saveHeld = new Promise<void>((r) => (letSaveGo = r));
-    let saveSeen!: () => void;
-    const saveSent = new Promise<void>((r) => (saveSeen = r));
-    await page.route('**/v1/graphql', async (route) => {
-      if (route.request().postData()?.includes('update_item_by_pk')) {
-        saveSeen();
-        await saveHeld;
-      }
-      await route.continue();
-    });
+    const save = await holdRequest(page, '**/v1/graphql', 'update_item_by_pk');
     await page.getByRole('button', { name: 'Save' }).click();
-    await saveSent;
+    await save.sent;
     await page.getByRole('button', { name: 'Clear' }).click();
     await page.getByText('1–10 of 12').waitFor();
-    letSaveGo();
+    save.release();
     await page.getByRole('cell', { name: 'renamed' }).waitFor();
-    await page.unroute('**/v1/graphql');
+    await save.stop();
     t.is(await page.getByText('1–10 of 12').count(), 1);
     const five = await e.graphql({ query: '{ item_by_pk(id: 5) { name price } }' });
     t.deepEqual(five.body, { data: { item_by_pk: { name: 'renamed', price: 7.5 } } });

@@ -1,7 +1,7 @@
 // The console's Events page in Chromium against real deliveries: a trigger posting to a webhook on loopback; the
 // delivered event and its invocation log (status 200), a failing webhook's event under "failed" after its one
 // try, redeliver of that event once the webhook answers 200, and a manual invocation.
-import { assertCleanPage, browserTest, withConsole } from '../helpers/browser.js';
+import { assertCleanPage, browserTest, holdRequest, withConsole } from '../helpers/browser.js';
 import { startWebhook } from '../triggers/webhook.js';
 
 /** Polls `check` until it holds; the deadline only catches a hang (a loaded machine is slow, not wrong). */
@@ -73,25 +73,15 @@ browserTest('events page: delivered and failed events, invocation logs, redelive
     fail = false;
     // Another tab is chosen while the redeliver is in flight (held here until that tab shows its own rows): the
     // reload after the redeliver reads the tab shown then, never the one the click was made on.
-    let letGo!: () => void;
-    const held = new Promise<void>((r) => (letGo = r));
-    let seen!: () => void;
-    const sent = new Promise<void>((r) => (seen = r));
-    await page.route('**/v1/query', async (route) => {
-      if (route.request().postData()?.includes('redeliver_event')) {
-        seen();
-        await held;
-      }
-      await route.continue();
-    });
+    const redeliver = await holdRequest(page, '**/v1/query', 'redeliver_event');
     await rows.first().getByRole('button', { name: 'Redeliver' }).click();
-    await sent;
+    await redeliver.sent;
     await show('delivered', (texts) => row(texts, id1, /delivered/));
-    letGo();
+    redeliver.release();
     await page.getByRole('status').filter({ hasText: 'Redelivering' }).waitFor();
     // The redeliver's click is done (its reload included) once the buttons it disabled are enabled again.
     await until('the redeliver and its reload done', () => page.getByRole('button', { name: 'Invoke' }).isEnabled());
-    await page.unroute('**/v1/query');
+    await redeliver.stop();
     t.is(await page.getByRole('tab', { name: 'delivered', selected: true }).count(), 1);
     t.true(row(await rows.allInnerTexts(), id1, /delivered/), 'the delivered tab still shows its own rows');
     await hook.waitFor((r) => r.body?.event?.data?.new?.id === 2, 2);

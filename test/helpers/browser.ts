@@ -82,3 +82,20 @@ export function assertCleanPage(t: ExecutionContext, b: BrowserSession): void {
   t.deepEqual(b.errorResponses, []);
   t.deepEqual(b.consoleProblems, []);
 }
+
+/** Holds the page's requests to `url` whose body contains `marker` until `release()`; `sent` resolves when one is
+ * held, so a test can change the page while that request is in flight. `stop()` removes the hold. */
+export async function holdRequest(page: Page, url: string, marker: string) {
+  let release!: () => void;
+  const released = new Promise<void>((r) => (release = r));
+  let seen!: () => void;
+  const sent = new Promise<void>((r) => (seen = r));
+  await page.route(url, async (route) => {
+    if (route.request().postData()?.includes(marker)) {
+      seen();
+      await released;
+    }
+    await route.continue();
+  });
+  return { sent, release, stop: () => page.unroute(url) };
+}
