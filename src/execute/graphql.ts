@@ -35,9 +35,25 @@ const front: Front = (extensions) => (state, session, request, options) => prepa
 const showInternal = (session: Session, config: ServerConfig): boolean =>
   config.devMode || (session.role === 'admin' && config.adminInternalErrors);
 
+/**
+ * The prepare function of a front over some extensions, with the allow-list or without: made once per front,
+ * extensions and allow-list setting rather than two closures per request.
+ */
+const prepares = new WeakMap<Front, { plain: WeakMap<SchemaExtensions, PrepareFn>; allowlisted: WeakMap<SchemaExtensions, PrepareFn> }>();
+function prepareOf(front: Front, extensions: SchemaExtensions, allowlist: boolean): PrepareFn {
+  let byFront = prepares.get(front);
+  if (byFront === undefined) prepares.set(front, (byFront = { plain: new WeakMap(), allowlisted: new WeakMap() }));
+  const made = allowlist ? byFront.allowlisted : byFront.plain;
+  let prepare = made.get(extensions);
+  if (prepare === undefined) {
+    prepare = allowlist ? allowlisted(front(extensions)) : front(extensions);
+    made.set(extensions, prepare);
+  }
+  return prepare;
+}
+
 /** What the executor's context holds on every GraphQL endpoint; each passes its own front (the allow-list applies on top). */
 export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): ExecuteContext {
-  const prepare = front(ctx.extensions);
   return {
     pool: ctx.pool,
     state: ctx.state,
@@ -46,7 +62,7 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): Ex
     planCacheSize: ctx.config.queryPlanCacheSize,
     showInternal: showInternal(ctx.session, ctx.config),
     requestId: ctx.requestId,
-    prepare: ctx.config.enableAllowlist ? allowlisted(prepare) : prepare,
+    prepare: prepareOf(front, ctx.extensions, ctx.config.enableAllowlist),
   };
 }
 
@@ -69,15 +85,29 @@ export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionR
   return ec;
 }
 
+/** A GraphQL endpoint's answer: the executor's, with what actions and remote schemas add to the response. */
+export type HandledResult = GraphQLResult & { errorStatus?: number; setCookie?: string[] };
+
 /** One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an array). */
-export async function handleGraphQLRequest(
-  ctx: GraphQLRequestContext,
-  body: unknown,
-): Promise<GraphQLResult & { errorStatus?: number; setCookie?: string[] }> {
+export async function handleGraphQLRequest(ctx: GraphQLRequestContext, body: unknown): Promise<HandledResult> {
   const reply: ActionReply = { setCookie: [] };
-  const r = await executeGraphQL(graphqlExecuteContext(ctx, reply), body);
-  // A sync action handler's or a remote's Set-Cookie reaches the client (one header each); a failed action call
-  // gives /v1alpha1 its status.
+  return withActionReply(await executeGraphQL(graphqlExecuteContext(ctx, reply), body), reply);
+}
+
+/**
+ * handleGraphQLRequest for the HTTP route: the executor's answer as it comes (itself when at hand, else its
+ * promise: no promise of its own on the hot path), and `reply`, which holds what actions and remote schemas add
+ * once the answer is there (see withActionReply).
+ */
+export function graphqlRequest(ctx: GraphQLRequestContext, body: unknown, reply: ActionReply): GraphQLResult | Promise<GraphQLResult> {
+  return executeGraphQL(graphqlExecuteContext(ctx, reply), body);
+}
+
+/**
+ * A sync action handler's or a remote's Set-Cookie reaches the client (one header each); a failed action call
+ * gives /v1alpha1 its status.
+ */
+export function withActionReply(r: GraphQLResult, reply: ActionReply): HandledResult {
   const out = reply.setCookie.length ? { ...r, setCookie: reply.setCookie } : r;
   return reply.errorStatus === undefined ? out : { ...out, errorStatus: reply.errorStatus };
 }

@@ -13,8 +13,6 @@ export function relayExecuteContext(ctx: GraphQLRequestContext): ExecuteContext 
 }
 
 /** One POST /v1beta1/relay body: always HTTP 200, like /v1/graphql. */
-export async function handleRelayRequest(
-  ctx: GraphQLRequestContext, body: unknown,
-): Promise<GraphQLResult & { headers?: Record<string, string> }> {
+export function handleRelayRequest(ctx: GraphQLRequestContext, body: unknown): GraphQLResult | Promise<GraphQLResult> {
   return executeGraphQL(relayExecuteContext(ctx), body);
 }

@@ -205,6 +205,9 @@ class ArrayQuery extends pg.Query {
   }
 }
 
+/** pool.query given a query object and a callback (pg's types know only configs and texts). */
+type QueryWithCallback = (q: ArrayQuery, cb: (e: Error | undefined, r: pg.QueryArrayResult<unknown[]>) => void) => void;
+
 /** Runs a query object on the pool (which hands back a promise for it) or on a checked-out client (a callback). */
 function submit(client: pg.Pool | pg.PoolClient, q: ArrayQuery): Promise<pg.QueryArrayResult<unknown[]>> {
   if (!('release' in client)) return (client as pg.Pool).query(q) as unknown as Promise<pg.QueryArrayResult<unknown[]>>;
@@ -219,9 +222,14 @@ async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, valu
     const r = await submit(client, new ArrayQuery(st.name, st.text, values));
     return r.rows[0] ?? null;
   } catch (e) {
-    const err = mapExecutionError(e, { text: st.text, values });
-    throw st.errorPath && err.path === '$' ? err.at(st.errorPath) : err;
+    throw statementError(st, values, e);
   }
+}
+
+/** A statement's failure as the request's error (at the statement's field when the database gave no path). */
+function statementError(st: Statement, values: unknown[], e: unknown): EngineError {
+  const err = mapExecutionError(e, { text: st.text, values });
+  return st.errorPath && err.path === '$' ? err.at(st.errorPath) : err;
 }
 
 /** A request validated and planned, not yet run (websockets tell pre-execution errors from execution errors). */
@@ -253,7 +261,11 @@ export async function planRequest(ctx: ExecuteContext, req: GraphQLRequest): Pro
 /** Runs one request; returns the response JSON text (`{"data":...}`). Throws EngineError. */
 export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
   const planned = planFor(ctx, req);
-  const plan = planned instanceof Promise ? await planned : planned;
+  return runPlan(ctx, planned instanceof Promise ? await planned : planned, req);
+}
+
+/** executeOne once the plan is known. */
+async function runPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): Promise<string> {
   ctx.operationType ??= plan.operation;
   if (plan.operation === 'subscription') {
     throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
@@ -261,6 +273,34 @@ export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Prom
   const variables = plan.coerceVariables(req.variables);
   if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req, plan.operation)}}`;
   return `{"data":${await runData(ctx, plan, variables, req)}}`;
+}
+
+/**
+ * runPlan's answer for a query plan (one statement, or none) without its chain of promises: the statement's pool
+ * query with a callback, and the answer built in it. Each async layer between a request and its one query cost a
+ * promise and a microtask or two; this path has one promise. Null for the other plans (mixed and sequential ones),
+ * untouched: runPlan takes them. Throws what runPlan would reject with before the query.
+ */
+function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): GraphQLResult | Promise<GraphQLResult> | null {
+  if (plan.mixed || plan.sequential) return null;
+  ctx.operationType ??= plan.operation;
+  if (plan.operation === 'subscription') {
+    throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
+  }
+  const variables = plan.coerceVariables(req.variables);
+  const st = plan.statements[0];
+  const values = st ? resolveParams(st.slots, { variables, sessionVariables: ctx.session.variables }) : null;
+  if (log.wants('query-log')) logQuery(ctx, req, plan, values);
+  if (!st) return answered(ctx, req, `{"data":${splice(plan.pieces, null)}}`);
+  return new Promise((resolve) => {
+    (ctx.pool as unknown as { query: QueryWithCallback }).query(new ArrayQuery(st.name, st.text, values!), (e, r) => {
+      try {
+        resolve(e ? failed(ctx, statementError(st, values!, e), req) : answered(ctx, req, `{"data":${splice(plan.pieces, r.rows[0] ?? null)}}`));
+      } catch (err) {
+        resolve(failed(ctx, err, req));
+      }
+    });
+  });
 }
 
 /** The `data` object's JSON text of a plan without action fields. */
@@ -388,19 +428,45 @@ export function remoteRequest(ctx: ExecuteContext, req: GraphQLRequest, raw: unk
   return ctx.remote?.(req, raw, async (part) => (await answer({ ...ctx, remote: undefined }, part)).body) ?? null;
 }
 
-async function answer(ctx: ExecuteContext, req: GraphQLRequest, raw?: unknown): Promise<GraphQLResult> {
+/** A request's answer: its body, with the request and the operation's type for the request log and metrics. */
+const answered = (ctx: ExecuteContext, req: GraphQLRequest, body: string): GraphQLResult =>
+  ({ status: 200, body, request: req, operationType: ctx.operationType });
+
+/** A request's failure as its answer (always HTTP 200, an `errors` body). */
+function failed(ctx: ExecuteContext, e: unknown, req: GraphQLRequest): GraphQLResult {
+  const error = toEngineError(ctx, e);
+  return { status: 200, body: errorText(ctx, error), error, request: req, operationType: ctx.operationType };
+}
+
+/**
+ * One request's answer; never rejects. A cached query plan is answered by runQueryPlan (one promise, or none at
+ * all); a new plan, a remote-schema request, a mutation or an action go through the async path.
+ */
+function answer(ctx: ExecuteContext, req: GraphQLRequest, raw?: unknown): GraphQLResult | Promise<GraphQLResult> {
   try {
     const viaRemote = remoteRequest(ctx, req, raw);
-    if (viaRemote) return { status: 200, body: await viaRemote, request: req };
-    return { status: 200, body: await executeOne(ctx, req), request: req };
+    if (viaRemote) return viaRemote.then((body) => answered(ctx, req, body), (e: unknown) => failed(ctx, e, req));
+    const planned = planFor(ctx, req);
+    if (planned instanceof Promise) return answerLater(ctx, req, planned);
+    return runQueryPlan(ctx, planned, req) ?? answerLater(ctx, req, planned);
   } catch (e) {
-    const error = toEngineError(ctx, e);
-    return { status: 200, body: errorText(ctx, error), error, request: req };
+    return failed(ctx, e, req);
   }
 }
 
-/** A whole POST /v1/graphql body (already JSON-parsed): one response, or an array for a batch; always HTTP 200. */
-export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promise<GraphQLResult> {
+async function answerLater(ctx: ExecuteContext, req: GraphQLRequest, planned: Plan | Promise<Plan>): Promise<GraphQLResult> {
+  try {
+    return answered(ctx, req, await runPlan(ctx, await planned, req));
+  } catch (e) {
+    return failed(ctx, e, req);
+  }
+}
+
+/**
+ * A whole POST /v1/graphql body (already JSON-parsed): one response, or an array for a batch; always HTTP 200.
+ * The answer itself when it is at hand (a parse error, a plan without a statement), else its promise.
+ */
+export function executeGraphQL(ctx: ExecuteContext, body: unknown): GraphQLResult | Promise<GraphQLResult> {
   let parsed;
   try {
     parsed = parseBody(body);
@@ -408,16 +474,16 @@ export async function executeGraphQL(ctx: ExecuteContext, body: unknown): Promis
     const error = toEngineError(ctx, e);
     return { status: 200, body: errorText(ctx, error), error };
   }
-  if (!parsed.batch) {
-    const a = await answer(ctx, parsed.request, body);
-    a.operationType = ctx.operationType;
-    return a;
-  }
+  if (!parsed.batch) return answer(ctx, parsed.request, body);
+  return executeBatch(ctx, parsed.requests, body as unknown[]);
+}
+
+async function executeBatch(ctx: ExecuteContext, requests: GraphQLRequest[], body: unknown[]): Promise<GraphQLResult> {
   // Elements run one after another, each on its own (a mutation's effects are visible to the next element).
   const parts: string[] = [];
   let error: EngineError | undefined;
-  for (const [i, r] of parsed.requests.entries()) {
-    const a = await answer(ctx, r, (body as unknown[])[i]);
+  for (const [i, r] of requests.entries()) {
+    const a = await answer(ctx, r, body[i]);
     parts.push(a.body);
     error ??= a.error;
   }

@@ -3,14 +3,14 @@
 // POST /v1beta1/relay: the Relay schema. All three are direct routes of the request pipeline (../pipeline.ts).
 import type { IncomingMessage } from 'node:http';
 import { EngineError, graphqlErrorObject, isEngineError } from '../../core/errors.js';
-import { handleGraphQLRequest } from '../../execute/graphql.js';
+import { graphqlRequest, withActionReply, type HandledResult } from '../../execute/graphql.js';
 import { handleRelayRequest } from '../../execute/relay.js';
 import { bodyText, parseJsonBody } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
 import type { GraphQLRequest } from '../../execute/request.js';
-import type { GraphQLResult } from '../../execute/run.js';
+import type { ActionReply } from '../../execute/run.js';
 import { METADATA_VERSION_HEADER } from './query.js';
 import { JSON_TYPE, type DirectRoute, type Reply } from '../pipeline.js';
 
@@ -48,9 +48,12 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
-    const r: GraphQLResult & { errorStatus?: number; setCookie?: string[] } = await (relay ? handleRelayRequest : handleGraphQLRequest)(
-      { pool: rt.pool, state, extensions: rt.extensions, session, config: rt.config, requestId, clientHeaders: req.headers }, body,
-    );
+    const ctx = { pool: rt.pool, state, extensions: rt.extensions, session, config: rt.config, requestId, clientHeaders: req.headers };
+    // Awaited only when it is a promise (a plan-cache hit has the one of its query; an await of an answer at hand
+    // would cost a microtask for nothing).
+    const actionReply: ActionReply = { setCookie: [] };
+    const pending = relay ? handleRelayRequest(ctx, body) : graphqlRequest(ctx, body, actionReply);
+    const r: HandledResult = withActionReply(pending instanceof Promise ? await pending : pending, actionReply);
     reply.status = legacy && r.status === 200 ? (r.errorStatus ?? legacyStatus(r.body)) : r.status;
     if (r.headers) for (const k in r.headers) reply.headers.push([k, r.headers[k]]);
     for (const c of r.setCookie ?? []) reply.headers.push(['Set-Cookie', c]);
