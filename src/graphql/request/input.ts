@@ -61,6 +61,8 @@ export function coerceJson(type: GraphQLInputType, value: unknown, path: string)
     return coerceJson(type.ofType, value, path);
   }
   if (value === null || value === undefined) return { kind: 'null' };
+  // Scalars first, with a plain instanceof (graphql-js's isListType and the like are dear when they answer no).
+  if (type instanceof GraphQLScalarType) return scalarValue(type, value, path);
   if (isListType(type)) {
     const items = Array.isArray(value) ? value : [value];
     return { kind: 'list', items: items.map((v, i) => coerceJson(type.ofType, v, Array.isArray(value) ? extendPath(path, i) : path)) };

@@ -56,6 +56,8 @@ export interface VariableDef {
   type: GraphQLInputType;
   /** The checked default (null when the variable is nullable and has none); undefined when required. */
   defaultValue: Parsed | undefined;
+  /** Its value's path in error messages (`$.variableValues.name`), made once per plan rather than per request. */
+  path?: string;
 }
 
 /** The operation's variable definitions, checked once per plan (types and defaults). */
@@ -77,21 +79,32 @@ export function variableDefinitions(schema: GraphQLSchema, op: OperationDefiniti
     let defaultValue: Parsed | undefined;
     if (vd.defaultValue) defaultValue = coerceLiteral(type, vd.defaultValue, extendPath(path, 'defaultValue'), noVars);
     else if (!(type instanceof GraphQLNonNull)) defaultValue = { kind: 'null' };
-    defs.push({ name, type, defaultValue });
+    defs.push({ name, type, defaultValue, path: extendPath(path, name) });
   }
   return defs;
+}
+
+function isDefined(defs: VariableDef[], name: string): boolean {
+  for (let i = 0; i < defs.length; i++) if (defs[i].name === name) return true;
+  return false;
 }
 
 /** Checks a request's variable values: unexpected keys, missing required ones, types. */
 export function checkVariables(defs: VariableDef[], values: Record<string, unknown> | null | undefined): Map<string, VariableInfo> {
   const path = '$.variableValues';
   const vals = values ?? {};
-  const unexpected = Object.keys(vals).filter((k) => !defs.some((d) => d.name === k));
-  if (unexpected.length > 0) throw ve(`unexpected variables in variableValues: ${unexpected.join(', ')}`, path);
+  // Object.keys: own enumerable keys, as the message lists them (a plain loop: no arrays or closures per request).
+  const keys = Object.keys(vals);
+  for (let i = 0; i < keys.length; i++) {
+    if (!isDefined(defs, keys[i])) {
+      const unexpected = keys.filter((k) => !isDefined(defs, k));
+      throw ve(`unexpected variables in variableValues: ${unexpected.join(', ')}`, path);
+    }
+  }
   const out = new Map<string, VariableInfo>();
   for (const d of defs) {
     let value: Parsed | undefined;
-    if (Object.prototype.hasOwnProperty.call(vals, d.name)) value = coerceJson(d.type, vals[d.name], extendPath(path, d.name));
+    if (Object.prototype.hasOwnProperty.call(vals, d.name)) value = coerceJson(d.type, vals[d.name], d.path ?? extendPath(path, d.name));
     else value = d.defaultValue;
     if (!value) {
       throw ve(`expecting a value for non-nullable variable: ${d.name} of type: ${String(d.type)} in variableValues`, path);
