@@ -108,7 +108,9 @@ for (const file of files) {
   const dml = file.endsWith('.dml.json');
   if (!gql && !dml) continue;
   const name = file.replace(/\.graphql$|\.dml\.json$/, '');
-  test(`golden SQL: ${name}`, async (t) => {
+  // DML cases record from the one shared connection (its query method swapped, in a transaction): one at a time,
+  // or a case would record another's statements and both would BEGIN on the same connection.
+  (dml ? test.serial : test)(`golden SQL: ${name}`, async (t) => {
     const text = readFileSync(path.join(DIR, file), 'utf8');
     let actual: string;
     if (gql) {
