@@ -1,11 +1,11 @@
-// Actions and custom types as metadata: the argument schemas (with the original's defaults and messages) and
-// the stored shapes. Validation against each other and Postgres happens in decide (custom types) and in the
-// schema-cache build (actions).
+// Actions and custom types as metadata: the shapes shared by the operations' args (src/metadata/operations/
+// actions.ts) and the export, with the original's defaults and messages, and the stored shapes. Validation
+// against each other and Postgres happens in decide (custom types) and in the schema-cache build (actions).
 import { z } from 'zod';
-import { headerConf, nonEmptyText, tableName } from './commands.js';
+import { headerConf, tableName } from './commands.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
-const graphqlName = z.string().refine((s) => GRAPHQL_NAME.test(s), { message: 'not a valid GraphQL name' });
+export const graphqlName = z.string().refine((s) => GRAPHQL_NAME.test(s), { message: 'not a valid GraphQL name' });
 const description = z.string().nullable().optional();
 
 /** A GraphQL type expression: Name, [T], T! (the base name is what the checks look at). */
@@ -88,11 +88,14 @@ export const customTypes = z.object({
 
 export type CustomTypes = z.output<typeof customTypes>;
 
-export const actionArgs = {
-  set_custom_types: customTypes,
-  create_action: z.object({ name: graphqlName, definition: actionDefinition, comment: z.string().nullable().optional() }),
-  update_action: z.object({ name: graphqlName, definition: actionDefinition }),
-  drop_action: z.object({ name: graphqlName, clear_data: z.boolean().nullable().optional() }),
-  create_action_permission: z.object({ action: graphqlName, role: nonEmptyText, comment: z.string().nullable().optional(), definition: z.unknown().optional() }),
-  drop_action_permission: z.object({ action: graphqlName, role: nonEmptyText }),
-};
+/** Custom types as stored and exported: empty kinds and null descriptions left out. */
+export function normaliseCustomTypes(ct: CustomTypes): CustomTypes {
+  const strip = <T extends object>(x: T): T =>
+    JSON.parse(JSON.stringify(x, (_k, v) => (v === null ? undefined : v))) as T;
+  const out: Record<string, unknown> = {};
+  for (const k of ['input_objects', 'objects', 'scalars', 'enums'] as const) {
+    const list = ct[k];
+    if (list && list.length) out[k] = strip(list);
+  }
+  return out as CustomTypes;
+}

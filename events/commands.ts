@@ -1,10 +1,10 @@
-// The metadata API's commands: one zod schema per operation's args, and the mapping of zod issues to the
-// original engine's decoder messages (Aeson style: `key "x" not found`, `parsing Object failed, ...`).
+// The metadata API's shared argument shapes (each operation's own schema is in its entry of the operation table,
+// src/metadata/operations/), used by the operations and by the export's parser too, and decode: the mapping of
+// zod issues to the original engine's decoder messages (Aeson style: `key "x" not found`, `parsing Object failed, ...`).
 import { z } from 'zod';
 import { EngineError } from '../src/core/errors.js';
 import { formatPath, type PathSegment } from '../src/core/json-path.js';
 import { toQualifiedName, type QualifiedName } from '../src/core/names.js';
-import { parse as parseGraphql } from 'graphql';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Decoding with the original's messages
@@ -111,16 +111,13 @@ const usingSchema = <F extends z.ZodTypeAny>(fk: F) =>
 export const objRelUsing = usingSchema(z.string());
 export const arrRelUsing = usingSchema(z.object({ table: tableName, column: z.string() }));
 
-export const relationshipDef = <U extends z.ZodTypeAny>(using: U) =>
-  z.object({ name: nonEmptyText, using, comment: z.string().nullable().optional() });
-
 export const computedFieldDefinition = z.object({
   function: functionName,
   table_argument: z.string().optional(),
   session_argument: z.string().optional(),
 });
 
-const customRootFields = z
+export const customRootFields = z
   .object({
     select: z.string().nullable().optional(),
     select_by_pk: z.string().nullable().optional(),
@@ -208,101 +205,10 @@ export const permissionSchemas = {
   delete: deletePermission,
 } as const;
 
-// ---------------------------------------------------------------------------------------------------------------
-// Operation args
+// Shared by several operations' args ---------------------------------------------------------------------------
 
-const bool = z.boolean().optional().nullable();
-
-export const args = {
-  run_sql: z.object({
-    sql: z.string(),
-    cascade: bool,
-    check_metadata_consistency: bool,
-    read_only: bool,
-  }),
-  track_table_v1: z.union([
-    z.string().transform((name) => ({ table: toQualifiedName(name), is_enum: false })),
-    z
-      .object({ table: tableName, is_enum: bool })
-      .transform((a) => ({ table: a.table, is_enum: a.is_enum ?? false })),
-    z
-      .object({ schema: z.string().optional(), name: z.string() })
-      .transform((a) => ({ table: toQualifiedName(a), is_enum: false })),
-  ]),
-  track_table_v2: z.object({
-    table: tableName,
-    is_enum: bool,
-    configuration: tableConfiguration.optional().nullable(),
-  }),
-  untrack_table: z.object({ table: tableName, cascade: bool }),
-  set_table_is_enum: z.object({ table: tableName, is_enum: z.boolean() }),
-  set_table_custom_fields: z.object({
-    table: tableName,
-    custom_root_fields: customRootFields.optional().nullable(),
-    custom_column_names: z.record(z.string()).optional().nullable(),
-  }),
-  track_function_v1: functionName,
-  track_function_v2: z.object({
-    function: functionName,
-    configuration: z.object({ session_argument: z.string().optional().nullable() }).optional().nullable(),
-  }),
-  untrack_function: functionName,
-  create_object_relationship: z.object({ table: tableName, name: nonEmptyText, using: objRelUsing, comment: z.string().nullable().optional() }),
-  create_array_relationship: z.object({ table: tableName, name: nonEmptyText, using: arrRelUsing, comment: z.string().nullable().optional() }),
-  drop_relationship: z.object({ table: tableName, relationship: z.string(), cascade: bool }),
-  rename_relationship: z.object({ table: tableName, name: z.string(), new_name: nonEmptyText }),
-  set_relationship_comment: z.object({ table: tableName, relationship: z.string(), comment: z.string().nullable().optional() }),
-  add_computed_field: z.object({
-    table: tableName,
-    name: nonEmptyText,
-    definition: computedFieldDefinition,
-    comment: z.string().nullable().optional(),
-  }),
-  drop_computed_field: z.object({ table: tableName, name: z.string(), cascade: bool }),
-  create_permission: (kind: keyof typeof permissionSchemas) =>
-    z.object({
-      table: tableName,
-      role: nonEmptyText,
-      permission: permissionSchemas[kind],
-      comment: z.string().nullable().optional(),
-    }),
-  drop_permission: z.object({ table: tableName, role: nonEmptyText }),
-  set_permission_comment: z.object({
-    table: tableName,
-    role: nonEmptyText,
-    type: z.enum(['insert', 'select', 'update', 'delete']),
-    comment: z.string().nullable().optional(),
-  }),
-  reload_metadata: z.unknown().transform((a) => ({
-    reload_remote_schemas:
-      typeof a === 'object' && a !== null && (a as Record<string, unknown>).reload_remote_schemas === true,
-  })),
-};
-
-// Query collections and the allow-list ---------------------------------------------------------------------------
-
-const graphqlDocument = z.string().superRefine((q, ctx) => {
-  try {
-    parseGraphql(q);
-  } catch (e) {
-    ctx.addIssue({ code: z.ZodIssueCode.custom, message: (e as Error).message });
-  }
-});
-const collectionQuery = z.object({ name: nonEmptyText, query: graphqlDocument });
-
-export const collectionArgs = {
-  create_query_collection: z.object({
-    name: nonEmptyText,
-    definition: z.object({ queries: z.array(collectionQuery) }),
-    comment: z.string().nullable().optional(),
-  }),
-  drop_query_collection: z.object({ collection: nonEmptyText, cascade: z.boolean() }),
-  add_query_to_collection: z.object({ collection_name: nonEmptyText, query_name: nonEmptyText, query: graphqlDocument }),
-  drop_query_from_collection: z.object({ collection_name: nonEmptyText, query_name: nonEmptyText }),
-  allowlist: z.object({ collection: nonEmptyText }),
-};
-
-export type RunSqlArgs = z.output<typeof args.run_sql>;
+/** An optional flag (absent or null: the operation's default). */
+export const optionalBool = z.boolean().optional().nullable();
 
 /** A header sent to a webhook or remote: exactly one of a value and an env var (event triggers, remote schemas, actions). */
 export const headerConf = z

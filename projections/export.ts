@@ -15,8 +15,7 @@ import {
   tableConfiguration,
   tableName,
 } from '../events/commands.js';
-import { actionDefinition, customTypes, type ActionMeta } from '../events/actions.js';
-import { normaliseCustomTypes } from '../events/parse.js';
+import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta } from '../events/actions.js';
 import {
   emptyMetadata,
   emptyTableMeta,

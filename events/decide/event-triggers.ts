@@ -1,59 +1,29 @@
-// Event triggers as metadata: create_event_trigger / delete_event_trigger (stored per table in the export's
-// EventTriggerConf shape), and the args and pure checks of redeliver_event / invoke_event_trigger, which act on
-// engine_catalog.event_log rather than on metadata (src/triggers/ops.ts runs them).
+// Event triggers as metadata: decide for create_event_trigger / delete_event_trigger (stored per table in the
+// export's EventTriggerConf shape; their args are in src/metadata/operations/event-triggers.ts), and the args and
+// pure checks of redeliver_event / invoke_event_trigger, which act on engine_catalog.event_log rather than on
+// metadata (src/triggers/ops.ts runs them).
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
-import { decode, headerConf, nonEmptyText, tableName, type HeaderConf } from '../commands.js';
+import { decode, headerConf, nonEmptyText, type HeaderConf } from '../commands.js';
 import { ev, type Event, type Metadata } from '../types.js';
 import { q, qt, trackedTable, type DecideContext } from './common.js';
 
 // ---------------------------------------------------------------------------------------------------------------
-// Args (the original's CreateEventTriggerQuery parser and its messages)
+// Shapes shared by create_event_trigger's args (src/metadata/operations/event-triggers.ts) and the export
 
-const NAME_RE = /^[A-Za-z]+[A-Za-z0-9_-]*$/;
 export const MAX_TRIGGER_NAME_LENGTH = 42;
 
 const subColumns = z.union([z.literal('*'), z.array(z.string())]);
-const opSpec = z.object({ columns: subColumns, payload: subColumns.nullable().optional() });
+export const opSpec = z.object({ columns: subColumns, payload: subColumns.nullable().optional() });
 
-const retryConf = z.object({
+export const retryConf = z.object({
   num_retries: z.number().int(),
   interval_sec: z.number().int(),
   timeout_sec: z.number().int().nullable().optional(),
 });
 
-const createArgs = z
-  .object({
-    name: nonEmptyText,
-    table: tableName,
-    insert: opSpec.nullable().optional(),
-    update: opSpec.nullable().optional(),
-    delete: opSpec.nullable().optional(),
-    enable_manual: z.boolean().nullable().optional(),
-    retry_conf: retryConf.nullable().optional(),
-    webhook: z.string().nullable().optional(),
-    webhook_from_env: z.string().nullable().optional(),
-    headers: z.array(headerConf).nullable().optional(),
-    replace: z.boolean().nullable().optional(),
-  })
-  .superRefine((a, ctx) => {
-    const fail = (message: string) => ctx.addIssue({ code: z.ZodIssueCode.custom, message });
-    if (!NAME_RE.test(a.name)) return fail('only alphanumeric and underscore and hyphens allowed for name');
-    if (a.name.length > MAX_TRIGGER_NAME_LENGTH) return fail(`event trigger name can be at most ${MAX_TRIGGER_NAME_LENGTH} characters`);
-    if (a.insert == null && a.update == null && a.delete == null && a.enable_manual !== true) {
-      return fail('atleast one amongst insert/update/delete/enable_manual spec must be provided');
-    }
-    const hooks = Number(a.webhook != null) + Number(a.webhook_from_env != null);
-    if (hooks === 0) return fail('must provide webhook or webhook_from_env');
-    if (hooks === 2) return fail('only one of webhook or webhook_from_env should be given');
-    for (const spec of [a.insert, a.update, a.delete]) {
-      if (spec && Array.isArray(spec.columns) && spec.columns.length === 0) return fail('found empty column specification');
-      if (spec && Array.isArray(spec.payload) && spec.payload.length === 0) return fail('found empty payload specification');
-    }
-  });
-
-const nameArgs = z.object({ name: nonEmptyText });
+// redeliver_event's and invoke_event_trigger's args
 const redeliverArgs = z.object({ event_id: z.string() });
 const invokeArgs = z.object({ name: nonEmptyText, payload: z.unknown() }).superRefine((a, ctx) => {
   if (a.payload === undefined) ctx.addIssue({ code: z.ZodIssueCode.invalid_type, expected: 'object', received: 'undefined', path: ['payload'] });
@@ -87,35 +57,9 @@ export const parseRedeliverArgs = (raw: unknown): { event_id: string } => decode
 /** invoke_event_trigger's args (payload is required, any JSON). */
 export const parseInvokeArgs = (raw: unknown): { name: string; payload: unknown } => decode(invokeArgs, raw) as { name: string; payload: unknown };
 
-const spec = (s: { columns: '*' | string[]; payload?: '*' | string[] | null } | null | undefined): OpSpec | undefined =>
+/** An operation's spec as stored: a null payload left out. */
+export const opSpecOf = (s: { columns: '*' | string[]; payload?: '*' | string[] | null } | null | undefined): OpSpec | undefined =>
   s == null ? undefined : { columns: s.columns, ...(s.payload != null ? { payload: s.payload } : {}) };
-
-/** Parses one of the event-trigger operations; null for other types. */
-export function parseEventTriggerCommand(type: string, raw: unknown): EventTriggerCommand | null {
-  switch (type) {
-    case 'create_event_trigger': {
-      const a = decode(createArgs, raw);
-      const definition: EventTriggerConf['definition'] = { enable_manual: a.enable_manual ?? false };
-      for (const k of ['insert', 'update', 'delete'] as const) {
-        const s = spec(a[k]);
-        if (s) definition[k] = s;
-      }
-      const rc = a.retry_conf;
-      const trigger: EventTriggerConf = {
-        name: a.name,
-        definition: { ...(definition.insert ? { insert: definition.insert } : {}), ...(definition.update ? { update: definition.update } : {}), ...(definition.delete ? { delete: definition.delete } : {}), enable_manual: definition.enable_manual },
-        retry_conf: rc ? { num_retries: rc.num_retries, interval_sec: rc.interval_sec, ...(rc.timeout_sec != null ? { timeout_sec: rc.timeout_sec } : {}) } : { ...DEFAULT_RETRY_CONF },
-        ...(a.webhook != null ? { webhook: a.webhook } : { webhook_from_env: a.webhook_from_env! }),
-        ...(a.headers != null ? { headers: a.headers } : {}),
-      };
-      return { op: 'create_event_trigger', table: a.table, replace: a.replace ?? false, trigger };
-    }
-    case 'delete_event_trigger':
-      return { op: 'delete_event_trigger', name: decode(nameArgs, raw).name };
-    default:
-      return null;
-  }
-}
 
 /** A trigger as replace_metadata reads it (the export's EventTriggerConf; retry_conf is required there). */
 export const storedEventTrigger = z
@@ -137,9 +81,9 @@ export const storedEventTrigger = z
     return {
       name: t.name,
       definition: {
-        ...(d.insert ? { insert: spec(d.insert) } : {}),
-        ...(d.update ? { update: spec(d.update) } : {}),
-        ...(d.delete ? { delete: spec(d.delete) } : {}),
+        ...(d.insert ? { insert: opSpecOf(d.insert) } : {}),
+        ...(d.update ? { update: opSpecOf(d.update) } : {}),
+        ...(d.delete ? { delete: opSpecOf(d.delete) } : {}),
         enable_manual: d.enable_manual ?? false,
       },
       retry_conf: {

@@ -1,13 +1,13 @@
-// Remote schemas as metadata: add_remote_schema / remove_remote_schema / reload_remote_schema. decide checks what
-// needs no I/O (name, url xor url_from_env); the orchestrator then resolves the environment and introspects the
-// remote (src/remote/introspect.ts) before the event is kept; src/remote merges them into GraphQL.
+// Remote schemas as metadata: add_remote_schema / remove_remote_schema / reload_remote_schema (their args are in
+// src/metadata/operations/remote-schemas.ts). decide checks what needs no I/O (name, url xor url_from_env); the
+// write path then resolves the environment and introspects the remote (src/remote/introspect.ts) before the event
+// is kept; src/remote merges them into GraphQL.
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { displayName } from '../../src/core/names.js';
-import { decode, nonEmptyText } from '../commands.js';
+import { headerConf, nonEmptyText, type HeaderConf } from '../commands.js';
 import { ev, type Event, type Metadata } from '../types.js';
 import { q, type DecideContext } from './common.js';
-import { headerConf, type HeaderConf } from '../commands.js';
 
 const remoteDef = z.object({
   url: z.string().nullable().optional(),
@@ -18,7 +18,6 @@ const remoteDef = z.object({
 });
 
 const addArgs = z.object({ name: nonEmptyText, definition: remoteDef, comment: z.string().nullable().optional() });
-const nameArgs = z.object({ name: nonEmptyText });
 
 /** The stored (and exported) definition: keys in the export's order, absent ones left out. */
 export interface RemoteSchemaDef {
@@ -51,23 +50,11 @@ function storedDef(d: z.output<typeof remoteDef>): RemoteSchemaDef {
   };
 }
 
-/** A remote schema as replace_metadata reads it (same keys as add_remote_schema's args). */
+/** A remote schema as add_remote_schema's args and replace_metadata read it. */
 export const storedRemoteSchema = addArgs.transform(
   (a): RemoteSchemaMeta => ({ name: a.name, definition: storedDef(a.definition), ...(a.comment != null ? { comment: a.comment } : {}) }),
 );
 
-
-export function parseRemoteSchemaCommand(type: string, raw: unknown): RemoteSchemaCommand | null {
-  switch (type) {
-    case 'add_remote_schema':
-      return { op: 'add_remote_schema', remote_schema: decode(storedRemoteSchema, raw) };
-    case 'remove_remote_schema':
-    case 'reload_remote_schema':
-      return { op: type, name: decode(nameArgs, raw).name };
-    default:
-      return null;
-  }
-}
 
 export const remoteSchemas = (m: Metadata): RemoteSchemaMeta[] => m.remote_schemas as RemoteSchemaMeta[];
 

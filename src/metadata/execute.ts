@@ -10,14 +10,13 @@ import { introspectCatalog } from '../catalog/introspect.js';
 import type { EngineState } from '../cache/state.js';
 import type { SchemaCache } from '../cache/types.js';
 import { buildSchemaCache, publicInconsistencies, type CacheCheck } from '../cache/build.js';
-import type { RunSqlArgs } from '../../events/commands.js';
 import { decideRunSql, shouldCheckMetadata } from '../../events/decide/sql.js';
 import type { Event } from '../../events/types.js';
 import { enumTables, type Metadata } from '../../projections/metadata.js';
 import { evolve } from '../../projections/evolve.js';
 import { withEnumValues } from '../catalog/enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
-import { accessOf, operationOf, type Check, type Decision, type Operation } from './operations.js';
+import { accessOf, operationOf, type Check, type Decision, type Operation, type RunSqlArgs } from './operations.js';
 import { Dml } from './dml/context.js';
 import { TriggerSync } from '../triggers/reconcile.js';
 

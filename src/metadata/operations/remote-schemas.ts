@@ -1,0 +1,26 @@
+// Remote schemas: add (its definition is introspected before the event is kept), remove, reload.
+import { z } from 'zod';
+import { nonEmptyText } from '../../../events/commands.js';
+import { decideRemoteSchema, storedRemoteSchema, type RemoteSchemaCommand } from '../../../events/decide/remote-schemas.js';
+import { remoteSchemaId } from '../../remote/schema.js';
+import { checkRemoteSchema, reloadRemoteSchema } from '../families.js';
+import { command, object, type Cmd, type Operations } from './entry.js';
+
+type AddRemoteSchema = Cmd<RemoteSchemaCommand, 'add_remote_schema'>;
+type ByName = Cmd<RemoteSchemaCommand, 'remove_remote_schema' | 'reload_remote_schema'>;
+const byName = (op: ByName['op']) => z.object({ name: nonEmptyText }).transform((a): ByName => ({ op, name: a.name }));
+
+export const REMOTE_SCHEMA_OPERATIONS: Operations = {
+  add_remote_schema: command({
+    versions: { 1: storedRemoteSchema.transform((remote_schema): AddRemoteSchema => ({ op: 'add_remote_schema', remote_schema })) },
+    decide: decideRemoteSchema,
+    io: (c, env) => checkRemoteSchema(c.remote_schema, env),
+    check: (c) => object(remoteSchemaId(c.remote_schema.name)),
+  }),
+  remove_remote_schema: command({ versions: { 1: byName('remove_remote_schema') }, decide: decideRemoteSchema }),
+  reload_remote_schema: command({
+    versions: { 1: byName('reload_remote_schema') },
+    decide: decideRemoteSchema,
+    io: (c, env, m) => reloadRemoteSchema(m, c.name, env),
+  }),
+};
