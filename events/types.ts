@@ -211,6 +211,56 @@ export type Event =
 export type EventType = Event['type'];
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
 
+/**
+ * What an event means for an instance's catalog (src/sync/projector.ts, Note [Catch-up without introspection]):
+ * re-read it (the event changed Postgres), re-read it if the event names an object the instance does not know, or
+ * nothing.
+ */
+export type CatalogEffect = 'reread' | 'if-unknown' | 'none';
+
+// Total over event types: a new event type says here, beside its definition, whether it changes Postgres.
+export const CATALOG_EFFECT: Record<EventType, CatalogEffect> = {
+  sql_ran: 'reread',
+  metadata_reloaded: 'reread',
+  metadata_replaced: 'reread',
+  metadata_cleared: 'reread',
+  table_renamed: 'reread',
+  column_renamed: 'reread',
+  table_tracked: 'if-unknown',
+  function_tracked: 'if-unknown',
+  table_untracked: 'none',
+  table_enum_set: 'none',
+  table_custom_fields_set: 'none',
+  function_untracked: 'none',
+  relationship_created: 'none',
+  relationship_dropped: 'none',
+  relationship_renamed: 'none',
+  relationship_comment_set: 'none',
+  computed_field_added: 'none',
+  computed_field_dropped: 'none',
+  permission_created: 'none',
+  permission_dropped: 'none',
+  permission_updated: 'none',
+  permission_comment_set: 'none',
+  event_trigger_created: 'none',
+  event_trigger_deleted: 'none',
+  remote_schema_added: 'none',
+  remote_schema_removed: 'none',
+  remote_schema_reloaded: 'none',
+  query_collection_created: 'none',
+  query_collection_dropped: 'none',
+  collection_query_added: 'none',
+  collection_query_dropped: 'none',
+  allowlist_collection_added: 'none',
+  allowlist_collection_dropped: 'none',
+  custom_types_set: 'none',
+  action_created: 'none',
+  action_updated: 'none',
+  action_dropped: 'none',
+  action_permission_created: 'none',
+  action_permission_dropped: 'none',
+};
+
 
 /** A record's own entry: names like `constructor` must not find Object.prototype's members. */
 export const own = <V>(rec: Record<string, V> | undefined, key: string): V | undefined =>

@@ -7,7 +7,7 @@ import type { CacheCheck } from '../cache/build.js';
 import { qualifiedKey } from '../core/names.js';
 import { introspectWithEnums, withEnumValues } from '../catalog/enum-values.js';
 import type { LoggedEvent } from '../../events/log.js';
-import { own, type EventType } from '../../events/types.js';
+import { CATALOG_EFFECT, own } from '../../events/types.js';
 import { emptyMetadata, enumTables, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
 import { remoteSchemas } from '../../events/decide/remote-schemas.js';
@@ -27,51 +27,7 @@ export interface Projector {
 // Reading the whole catalog costs tens of ms on a few hundred tables, and is most of a catch-up. Postgres only
 // changes through run_sql (sql_ran) as far as the log knows, so other events reuse the catalog this instance
 // already has, unless they name an object it does not know. Enum rows are read for enum tables that changed.
-/** What an event means for this instance's catalog: re-read it, re-read it if the event names an unknown object, or nothing. */
-type CatalogEffect = 'reread' | 'if-unknown' | 'none';
-
-// Total over event types: a new event type must say whether it changes Postgres.
-const CATALOG_EFFECT: Record<EventType, CatalogEffect> = {
-  sql_ran: 'reread',
-  metadata_reloaded: 'reread',
-  metadata_replaced: 'reread',
-  metadata_cleared: 'reread',
-  table_renamed: 'reread',
-  column_renamed: 'reread',
-  table_tracked: 'if-unknown',
-  function_tracked: 'if-unknown',
-  table_untracked: 'none',
-  table_enum_set: 'none',
-  table_custom_fields_set: 'none',
-  function_untracked: 'none',
-  relationship_created: 'none',
-  relationship_dropped: 'none',
-  relationship_renamed: 'none',
-  relationship_comment_set: 'none',
-  computed_field_added: 'none',
-  computed_field_dropped: 'none',
-  permission_created: 'none',
-  permission_dropped: 'none',
-  permission_updated: 'none',
-  permission_comment_set: 'none',
-  event_trigger_created: 'none',
-  event_trigger_deleted: 'none',
-  remote_schema_added: 'none',
-  remote_schema_removed: 'none',
-  remote_schema_reloaded: 'none',
-  query_collection_created: 'none',
-  query_collection_dropped: 'none',
-  collection_query_added: 'none',
-  collection_query_dropped: 'none',
-  allowlist_collection_added: 'none',
-  allowlist_collection_dropped: 'none',
-  custom_types_set: 'none',
-  action_created: 'none',
-  action_updated: 'none',
-  action_dropped: 'none',
-  action_permission_created: 'none',
-  action_permission_dropped: 'none',
-};
+// What each event type means for the catalog is CATALOG_EFFECT, beside the Event union (events/types.ts).
 
 function needsCatalog(events: readonly LoggedEvent[], previous: PgCatalog): boolean {
   return events.some((e) => {
