@@ -108,12 +108,15 @@ function stdoutStream(): Writable {
     if (pending === '' || boom === null) return;
     const out = pending;
     pending = '';
-    boom.write(out);
+    // One UTF-8 encoding of the batch, handed over as bytes: given a string, sonic-boom measured its UTF-8 length
+    // (walking the unflattened concatenation of every line), fs.write encoded it, and its release encoded it once
+    // more (~2 us of a small request's CPU).
+    boom.write(Buffer.from(out, 'utf8') as unknown as string);
   };
   stdoutDest = {
     write(s: string) {
       if (boom === null) {
-        boom = pino.destination({ dest: 1, sync: false });
+        boom = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
         // Registered after pino's own exit hook (which flushes the destination): this one writes synchronously.
         process.on('exit', () => {
           flush();
