@@ -9,7 +9,7 @@ import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { OperationIR } from '../ir/types.js';
 import type { CompiledSql } from '../sql/builder.js';
-import { compileOperation, compileSequential, splice, type Piece } from '../sql/operation.js';
+import { compileOperation, compileSequential, dataText, splice, type Piece } from '../sql/operation.js';
 import { resolveParams } from '../sql/params.js';
 import { PREVIOUS_RESULT } from '../sql/mutation-statement.js';
 import type { Lru } from '../core/lru.js';
@@ -291,11 +291,11 @@ function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): Gra
   const st = plan.statements[0];
   const values = st ? resolveParams(st.slots, { variables, sessionVariables: ctx.session.variables }) : null;
   if (log.wants('query-log')) logQuery(ctx, req, plan, values);
-  if (!st) return answered(ctx, req, `{"data":${splice(plan.pieces, null)}}`);
+  if (!st) return answered(ctx, req, dataText(plan.pieces, null));
   return new Promise((resolve) => {
     (ctx.pool as unknown as { query: QueryWithCallback }).query(new ArrayQuery(st.name, st.text, values!), (e, r) => {
       try {
-        resolve(e ? failed(ctx, statementError(st, values!, e), req) : answered(ctx, req, `{"data":${splice(plan.pieces, r.rows[0] ?? null)}}`));
+        resolve(e ? failed(ctx, statementError(st, values!, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
       } catch (err) {
         resolve(failed(ctx, err, req));
       }

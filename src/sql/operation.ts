@@ -92,6 +92,18 @@ export function compileSequential(op: OperationIR): { statements: CompiledSql[];
   return { statements, pieces };
 }
 
+/**
+ * The response text `{"data":...}` of the pieces and one result row, as one flat string: joined, not concatenated.
+ * A concatenation is a rope (cons string) that Buffer.byteLength measures through V8's slow Utf8Length (node's
+ * fast path takes flat strings only) after flattening it: ~6 µs of a 40 KB answer (perf: v8::String::Utf8Length).
+ */
+export function dataText(pieces: readonly Piece[], row: readonly unknown[] | null): string {
+  const parts: string[] = ['{"data":'];
+  for (const p of pieces) parts.push(typeof p === 'string' ? p : ((row?.[p] as string | null | undefined) ?? 'null'));
+  parts.push('}');
+  return parts.join('');
+}
+
 /** Concatenates the pieces with one result row (pg rowMode 'array'). */
 export function splice(pieces: readonly Piece[], row: readonly unknown[] | null): string {
   let out = '';
