@@ -1,6 +1,6 @@
 // Golden tests: the SQL text the compiler generates (deterministic aliases make it stable).
 import test from 'ava';
-import { compileOperation } from '../../src/sql/operation.js';
+import { compileOperation, dataText, splice } from '../../src/sql/operation.js';
 import { asc, col, cols, desc, eq, lit, query, rel, rootAgg, rootOne, rootSelect, select, table, variable } from './ir.js';
 
 const articles = rel('articles', 'array', 'article', [['id', 'author_id']]);
@@ -83,4 +83,11 @@ test('the base selects only what the upper levels read, or * when a computed fie
     ['x', col('x')], ['c', { kind: 'computed_scalar', function: { schema: 'public', name: 'f' }, args: [{ kind: 'row', name: null }], type: 'int4', stringify: false }],
   ]))]));
   t.regex(whole.statement!.text, /\(SELECT \* FROM "public"\."t" AS "_root"\)/);
+});
+
+test('splice and dataText put the row\'s texts into the pieces, null for a missing or null value', (t) => {
+  const pieces = ['{"a":', 0, ',"b":', 1, ',"c":', 2, '}'];
+  t.is(splice(pieces, ['[1,2]', null]), '{"a":[1,2],"b":null,"c":null}');
+  t.is(dataText(pieces, ['{"x":"y"}', '3', '"z"']), '{"data":{"a":{"x":"y"},"b":3,"c":"z"}}');
+  t.is(dataText(['{"__typename":"query_root"}'], null), '{"data":{"__typename":"query_root"}}');
 });
