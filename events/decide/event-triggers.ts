@@ -1,7 +1,7 @@
 // Event triggers as metadata: decide for create_event_trigger / delete_event_trigger (stored per table in the
-// export's EventTriggerConf shape; their args are in src/metadata/operations/event-triggers.ts), and the args and
-// pure checks of redeliver_event / invoke_event_trigger, which act on engine_catalog.event_log rather than on
-// metadata (src/triggers/ops.ts runs them).
+// export's EventTriggerConf shape, built here for both create_event_trigger's args, in
+// src/metadata/operations/event-triggers.ts, and replace_metadata), and the args and pure checks of redeliver_event /
+// invoke_event_trigger, which act on engine_catalog.event_log rather than on metadata (src/triggers/ops.ts runs them).
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
@@ -58,8 +58,22 @@ export const parseRedeliverArgs = (raw: unknown): { event_id: string } => decode
 export const parseInvokeArgs = (raw: unknown): { name: string; payload: unknown } => decode(invokeArgs, raw) as { name: string; payload: unknown };
 
 /** An operation's spec as stored: a null payload left out. */
-export const opSpecOf = (s: { columns: '*' | string[]; payload?: '*' | string[] | null } | null | undefined): OpSpec | undefined =>
+const opSpecOf = (s: z.output<typeof opSpec> | null | undefined): OpSpec | undefined =>
   s == null ? undefined : { columns: s.columns, ...(s.payload != null ? { payload: s.payload } : {}) };
+
+type ParsedDefinition = { [K in 'insert' | 'update' | 'delete']?: z.output<typeof opSpec> | null } & { enable_manual?: boolean | null };
+
+/** A definition as stored and exported: the operations given (insert, update, delete, in that order), enable_manual. */
+export const storedDefinition = (d: ParsedDefinition): EventTriggerConf['definition'] => ({
+  ...(d.insert ? { insert: opSpecOf(d.insert) } : {}),
+  ...(d.update ? { update: opSpecOf(d.update) } : {}),
+  ...(d.delete ? { delete: opSpecOf(d.delete) } : {}),
+  enable_manual: d.enable_manual ?? false,
+});
+
+/** retry_conf as stored and exported: a null timeout left out. */
+export const storedRetryConf = (rc: z.output<typeof retryConf>): EventTriggerConf['retry_conf'] =>
+  ({ num_retries: rc.num_retries, interval_sec: rc.interval_sec, ...(rc.timeout_sec != null ? { timeout_sec: rc.timeout_sec } : {}) });
 
 /** A trigger as replace_metadata reads it (the export's EventTriggerConf; retry_conf is required there). */
 export const storedEventTrigger = z
@@ -77,20 +91,10 @@ export const storedEventTrigger = z
     headers: z.array(headerConf).nullable().optional(),
   })
   .transform((t): EventTriggerConf => {
-    const d = t.definition;
     return {
       name: t.name,
-      definition: {
-        ...(d.insert ? { insert: opSpecOf(d.insert) } : {}),
-        ...(d.update ? { update: opSpecOf(d.update) } : {}),
-        ...(d.delete ? { delete: opSpecOf(d.delete) } : {}),
-        enable_manual: d.enable_manual ?? false,
-      },
-      retry_conf: {
-        num_retries: t.retry_conf.num_retries,
-        interval_sec: t.retry_conf.interval_sec,
-        ...(t.retry_conf.timeout_sec != null ? { timeout_sec: t.retry_conf.timeout_sec } : {}),
-      },
+      definition: storedDefinition(t.definition),
+      retry_conf: storedRetryConf(t.retry_conf),
       ...(t.webhook != null ? { webhook: t.webhook } : {}),
       ...(t.webhook_from_env != null ? { webhook_from_env: t.webhook_from_env } : {}),
       ...(t.headers != null ? { headers: t.headers } : {}),

@@ -88,16 +88,10 @@ export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionR
 /** A GraphQL endpoint's answer: the executor's, with what actions and remote schemas add to the response. */
 export type HandledResult = GraphQLResult & { errorStatus?: number; setCookie?: string[] };
 
-/** One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an array). */
-export async function handleGraphQLRequest(ctx: GraphQLRequestContext, body: unknown): Promise<HandledResult> {
-  const reply: ActionReply = { setCookie: [] };
-  return withActionReply(await executeGraphQL(graphqlExecuteContext(ctx, reply), body), reply);
-}
-
 /**
- * handleGraphQLRequest for the HTTP route: the executor's answer as it comes (itself when at hand, else its
- * promise: no promise of its own on the hot path), and `reply`, which holds what actions and remote schemas add
- * once the answer is there (see withActionReply).
+ * One POST /v1/graphql body (already JSON-parsed): always HTTP 200, `{"data":...}` or `{"errors":[...]}` (or an
+ * array). The executor's answer as it comes (itself when at hand, else its promise: no promise of its own on the
+ * hot path); `reply` holds what actions and remote schemas add once the answer is there (see withActionReply).
  */
 export function graphqlRequest(ctx: GraphQLRequestContext, body: unknown, reply: ActionReply): GraphQLResult | Promise<GraphQLResult> {
   return executeGraphQL(graphqlExecuteContext(ctx, reply), body);

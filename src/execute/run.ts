@@ -41,7 +41,7 @@ export interface ExecuteContext {
   prepare: PrepareFn;
   /** Separates the plans of another schema over the same state (POST /v1beta1/relay). */
   planScope?: string;
-  /** Set by executeOne: the type of the first operation planned (the request metrics' label). */
+  /** Set when a plan is run (planVariables): the type of the first operation planned (the request metrics' label). */
   operationType?: string;
   /** The client's request headers (actions forward them) and what actions add to the response. */
   clientHeaders?: ClientHeaders | null;
@@ -249,30 +249,40 @@ export async function planRequest(ctx: ExecuteContext, req: GraphQLRequest): Pro
   return {
     operation: plan.operation,
     run: async () => {
-      if (plan.operation === 'subscription') {
-        throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
-      }
-      if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req, plan.operation)}}`;
-      return `{"data":${await runData(ctx, plan, variables, req)}}`;
+      if (plan.operation === 'subscription') throw subscriptionOverHttp();
+      return runWithVariables(ctx, plan, variables, req);
     },
   };
 }
 
-/** Runs one request; returns the response JSON text (`{"data":...}`). Throws EngineError. */
-export async function executeOne(ctx: ExecuteContext, req: GraphQLRequest): Promise<string> {
-  const planned = planFor(ctx, req);
-  return runPlan(ctx, planned instanceof Promise ? await planned : planned, req);
+const subscriptionOverHttp = (): EngineError =>
+  new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
+
+/** What running a plan for a request starts with: its type noted, a subscription refused, the variables coerced. */
+function planVariables(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): Record<string, unknown> {
+  ctx.operationType ??= plan.operation;
+  if (plan.operation === 'subscription') throw subscriptionOverHttp();
+  return plan.coerceVariables(req.variables);
 }
 
-/** executeOne once the plan is known. */
+/** Runs a plan for a request; returns the response JSON text (`{"data":...}`). Throws EngineError. */
 async function runPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): Promise<string> {
-  ctx.operationType ??= plan.operation;
-  if (plan.operation === 'subscription') {
-    throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
-  }
-  const variables = plan.coerceVariables(req.variables);
+  return runWithVariables(ctx, plan, planVariables(ctx, plan, req), req);
+}
+
+async function runWithVariables(ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest): Promise<string> {
   if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req, plan.operation)}}`;
   return `{"data":${await runData(ctx, plan, variables, req)}}`;
+}
+
+/** A query plan's one statement (or none) with its parameter values; query-log's line written when it is on. */
+function queryStatement(
+  ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest,
+): { st: Statement; values: unknown[] } | null {
+  const st = plan.statements[0];
+  const values = st ? resolveParams(st.slots, { variables, sessionVariables: ctx.session.variables }) : null;
+  if (log.wants('query-log')) logQuery(ctx, req, plan, values);
+  return st ? { st, values: values! } : null;
 }
 
 /**
@@ -283,19 +293,13 @@ async function runPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): Pr
  */
 function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): GraphQLResult | Promise<GraphQLResult> | null {
   if (plan.mixed || plan.sequential) return null;
-  ctx.operationType ??= plan.operation;
-  if (plan.operation === 'subscription') {
-    throw new EngineError('unexpected-payload', 'subscriptions are not supported over HTTP, use websockets instead');
-  }
-  const variables = plan.coerceVariables(req.variables);
-  const st = plan.statements[0];
-  const values = st ? resolveParams(st.slots, { variables, sessionVariables: ctx.session.variables }) : null;
-  if (log.wants('query-log')) logQuery(ctx, req, plan, values);
-  if (!st) return answered(ctx, req, dataText(plan.pieces, null));
+  const q = queryStatement(ctx, plan, planVariables(ctx, plan, req), req);
+  if (q === null) return answered(ctx, req, dataText(plan.pieces, null));
+  const { st, values } = q;
   return new Promise((resolve) => {
-    (ctx.pool as unknown as { query: QueryWithCallback }).query(new ArrayQuery(st.name, st.text, values!), (e, r) => {
+    (ctx.pool as unknown as { query: QueryWithCallback }).query(new ArrayQuery(st.name, st.text, values), (e, r) => {
       try {
-        resolve(e ? failed(ctx, statementError(st, values!, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
+        resolve(e ? failed(ctx, statementError(st, values, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
       } catch (err) {
         resolve(failed(ctx, err, req));
       }
@@ -307,14 +311,11 @@ function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): Gra
 async function runData(
   ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient,
 ): Promise<string> {
-  const src = { variables, sessionVariables: ctx.session.variables };
   if (!plan.sequential) {
-    const st = plan.statements[0];
-    const values = st ? resolveParams(st.slots, src) : null;
-    if (log.wants('query-log')) logQuery(ctx, req, plan, values);
-    const row = st ? await runStatement(tx ?? ctx.pool, st, values!) : null;
-    return splice(plan.pieces, row);
+    const q = queryStatement(ctx, plan, variables, req);
+    return splice(plan.pieces, q === null ? null : await runStatement(tx ?? ctx.pool, q.st, q.values));
   }
+  const src = { variables, sessionVariables: ctx.session.variables };
   if (log.wants('query-log')) logQuery(ctx, req, plan, null);
   // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
   const only = plan.statements.length === 1 ? plan.statements[0] : null;

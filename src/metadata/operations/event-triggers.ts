@@ -7,10 +7,11 @@ import {
   MAX_TRIGGER_NAME_LENGTH,
   decideEventTrigger,
   opSpec,
-  opSpecOf,
   parseInvokeArgs,
   parseRedeliverArgs,
   retryConf,
+  storedDefinition,
+  storedRetryConf,
   type EventTriggerCommand,
   type EventTriggerConf,
 } from '../../../events/decide/event-triggers.js';
@@ -51,16 +52,10 @@ const createEventTrigger = z
     }
   })
   .transform((a): Cmd<EventTriggerCommand, 'create_event_trigger'> => {
-    const definition: EventTriggerConf['definition'] = { enable_manual: a.enable_manual ?? false };
-    for (const k of ['insert', 'update', 'delete'] as const) {
-      const s = opSpecOf(a[k]);
-      if (s) definition[k] = s;
-    }
-    const rc = a.retry_conf;
     const trigger: EventTriggerConf = {
       name: a.name,
-      definition: { ...(definition.insert ? { insert: definition.insert } : {}), ...(definition.update ? { update: definition.update } : {}), ...(definition.delete ? { delete: definition.delete } : {}), enable_manual: definition.enable_manual },
-      retry_conf: rc ? { num_retries: rc.num_retries, interval_sec: rc.interval_sec, ...(rc.timeout_sec != null ? { timeout_sec: rc.timeout_sec } : {}) } : { ...DEFAULT_RETRY_CONF },
+      definition: storedDefinition(a),
+      retry_conf: a.retry_conf ? storedRetryConf(a.retry_conf) : { ...DEFAULT_RETRY_CONF },
       ...(a.webhook != null ? { webhook: a.webhook } : { webhook_from_env: a.webhook_from_env! }),
       ...(a.headers != null ? { headers: a.headers } : {}),
     };
