@@ -34,7 +34,8 @@ export function headerValue(headers: RequestHeaders, name: string): string | und
   const wanted = name.toLowerCase();
   // for-in rather than Object.entries: no arrays per call (this runs a few times on every request).
   for (const k in headers) {
-    if (k !== wanted && k.toLowerCase() !== wanted) continue;
+    // Only a name of the wanted length can match: no lower-casing of every other header's name.
+    if (k !== wanted && (k.length !== wanted.length || k.toLowerCase() !== wanted)) continue;
     const v = headers[k];
     if (typeof v === 'string') return v;
     if (Array.isArray(v) && typeof v[0] === 'string') return v[0] as string;
@@ -46,6 +47,8 @@ export function headerValue(headers: RequestHeaders, name: string): string | und
 export function sessionVariablesFromHeaders(headers: RequestHeaders): Record<string, string> {
   const variables: Record<string, string> = {};
   for (const k in headers) {
+    // Only names starting with x or X can be x-engine-*: the others are not lower-cased (most headers of a request).
+    if ((k.charCodeAt(0) | 0x20) !== 0x78) continue;
     const v = headers[k];
     const name = k.toLowerCase();
     if (!name.startsWith(SESSION_PREFIX) || name === ADMIN_SECRET_HEADER || name === ACCESS_KEY_HEADER) continue;

@@ -63,6 +63,13 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): Ex
     showInternal: showInternal(ctx.session, ctx.config),
     requestId: ctx.requestId,
     prepare: prepareOf(front, ctx.extensions, ctx.config.enableAllowlist),
+    // Every optional member present from the start: one object shape for every request's context (members added
+    // later made several shapes, and the executor's reads of them megamorphic).
+    planScope: undefined,
+    operationType: undefined,
+    clientHeaders: null,
+    reply: undefined,
+    remote: undefined,
   };
 }
 

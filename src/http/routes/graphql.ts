@@ -39,7 +39,10 @@ export type GraphQLReply = Reply & { body: string; headers: [string, string][]; 
 
 export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId: string, legacy: boolean, relay = false): Promise<GraphQLReply> {
   let session: Session | null = null;
-  const reply: GraphQLReply = { status: 200, body: '', contentType: JSON_TYPE, headers: [] };
+  // Every member the pipeline reads present from the start (one object shape for every reply).
+  const reply: GraphQLReply = {
+    status: 200, body: '', contentType: JSON_TYPE, headers: [], userVars: undefined, error: undefined, query: undefined, operationType: undefined,
+  };
   try {
     session = await sessionFor(req, rt);
     reply.userVars = session.variables;
