@@ -17,6 +17,27 @@ test('a line: level, timestamp, type, detail; errors made plain', (t) => {
   t.is(new Date(x.timestamp).toISOString(), x.timestamp);
 });
 
+test('timestamps are the ISO time of each line, milliseconds included, across seconds', async (t) => {
+  const { lines, log } = capture('info');
+  const bounds: Array<[number, number]> = [];
+  // Lines over ~1.2 s: some in the same millisecond, some a few apart, at least one second boundary crossed.
+  for (let i = 0; i < 40; i++) {
+    const before = Date.now();
+    log.info('x', { i });
+    log.line('info', 'y', '{}');
+    bounds.push([before, Date.now()], [before, Date.now()]);
+    await new Promise((r) => setTimeout(r, i % 3 === 0 ? 0 : 37));
+  }
+  const stamps = lines.map((l) => JSON.parse(l).timestamp as string);
+  t.is(stamps.length, 80);
+  stamps.forEach((s, i) => {
+    t.regex(s, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    const ms = Date.parse(s);
+    t.true(ms >= bounds[i][0] && ms <= bounds[i][1], `${s} within the line's write`);
+  });
+  t.true(new Set(stamps.map((s) => s.slice(0, 19))).size > 1, 'a second boundary was crossed');
+});
+
 test('the level filters: warn drops info and debug, keeps warn and error', (t) => {
   const { lines, log } = capture('warn');
   log.debug('x', {});
