@@ -73,13 +73,17 @@ export async function spawnEngine(opts: {
   env?: NodeJS.ProcessEnv;
   root?: string | null; // checkout holding bin/engine.mjs (default: the one this file is in)
   nodeArgs?: string[]; // e.g. --cpu-prof
+  /** A command the engine runs under, e.g. valgrind and its options (bench/instructions.ts). */
+  wrapper?: string[];
+  startTimeoutMs?: number;
 }): Promise<SpawnedProcess> {
   const root = resolve(opts.root ?? ROOT);
   const port = opts.port === 0 ? await freePort() : opts.port;
   await assertPortFree(port);
   // The child writes straight to the file: piping through this process would cost the load driver CPU.
   const out = openSync(opts.logFile, 'w');
-  const child = spawn(process.execPath, [...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve'], {
+  const [command, ...prefix] = [...(opts.wrapper ?? []), process.execPath];
+  const child = spawn(command, [...prefix, ...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,
@@ -97,7 +101,7 @@ export async function spawnEngine(opts: {
   log('engine.spawn', { pid: child.pid, url, root, logFile: opts.logFile });
   const stop = stopper(child);
   try {
-    await waitUntil(child, async () => (await fetch(`${url}/healthz`)).status === 200, 'engine', 60_000, opts.logFile);
+    await waitUntil(child, async () => (await fetch(`${url}/healthz`)).status === 200, 'engine', opts.startTimeoutMs ?? 60_000, opts.logFile);
   } catch (e) {
     await stop();
     throw e;
@@ -110,9 +114,10 @@ export async function spawnEngine(opts: {
 }
 
 /** Starts the ceiling in its own process (bench/ceiling-main.ts through tsx). */
-export async function spawnCeiling(opts: { databaseUrl: string; port: number; poolSize: number }): Promise<SpawnedProcess> {
+export async function spawnCeiling(opts: { databaseUrl: string; port: number; poolSize: number; wrapper?: string[] }): Promise<SpawnedProcess> {
   if (opts.port !== 0) await assertPortFree(opts.port);
-  const child = spawn(process.execPath, ['--import', 'tsx', `${ROOT}bench/ceiling-main.ts`], {
+  const [command, ...prefix] = [...(opts.wrapper ?? []), process.execPath];
+  const child = spawn(command, [...prefix, '--import', 'tsx', `${ROOT}bench/ceiling-main.ts`], {
     cwd: ROOT,
     env: {
       ...process.env,

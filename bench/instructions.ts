@@ -1,0 +1,133 @@
+// `npm run bench:instructions`: instructions per request of the engine and of the ceiling, counted by valgrind's
+// callgrind. Unlike CPU time (bench/run.ts), the count does not move with other load on the machine: on a shared
+// machine the same code's CPU per request varied by ±25 % from one 10 s round to the next, the count by ~1 %.
+//
+// Each target runs under `valgrind --tool=callgrind --instr-atstart=no`; after a warm-up (JIT, plan cache, pool)
+// counting is switched on with callgrind_control for a fixed number of requests, then off. Reported per request:
+// the total and the same without V8's optimizing compilers (TurboFan/Maglev), whose work under valgrind keeps
+// going long after a real run has settled (it would otherwise dominate the comparison). Instructions are not time
+// (cache misses are not counted), so this complements the CPU figures; it does not replace them.
+import { execFileSync } from 'node:child_process';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { ensureDataset } from './dataset.js';
+import { spawnCeiling, spawnEngine, setupEngineMetadata, type SpawnedProcess } from './engine.js';
+import { graphqlBody, selectQueries, type BenchQuery } from './queries.js';
+import { log } from './log.js';
+
+const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-requests N] [--requests N] [--connections N] [--engine-root DIR] [--database NAME]
+  --warmup-requests N   requests before counting starts, per query per target (default 12000)
+  --requests N          requests counted, per query per target (default 4000)
+  --connections N       autocannon connections (default 4)
+  --engine-root DIR     run DIR/bin/engine.mjs (a git archive snapshot) instead of this checkout
+  --database NAME       the bench database (default engine_bench, made by npm run bench if missing)
+Needs valgrind (callgrind_control, callgrind_annotate). Slow: ~1-2 min per query per target.`;
+
+/** A function of callgrind_annotate's listing that belongs to V8's optimizing compilers. */
+const COMPILER = /compiler::|maglev::|Compiler|OptimizedCompilationJob/;
+
+/** Total instructions and those of the optimizing compilers, from `callgrind_annotate --threshold=100` output. */
+export function callgrindTotals(annotated: string): { total: number; compiler: number } {
+  let total = 0;
+  let compiler = 0;
+  for (const line of annotated.split('\n')) {
+    const m = /^\s*([\d,]+)\s+(?:\(\s*[\d.]+%\)\s+)?(.*)$/.exec(line);
+    if (!m) continue;
+    const n = Number(m[1].replace(/,/g, ''));
+    if (m[2].startsWith('PROGRAM TOTALS')) total = n;
+    else if (COMPILER.test(m[2])) compiler += n;
+  }
+  return { total, compiler };
+}
+
+interface Options {
+  only: string[] | null;
+  warmup: number;
+  requests: number;
+  connections: number;
+  engineRoot: string | null;
+  database: string;
+}
+
+function parseArgs(argv: string[]): Options {
+  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, database: 'engine_bench' };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    const value = argv[i + 1];
+    if (flag === '--help' || flag === '-h') throw new Error(HELP);
+    if (value === undefined) throw new Error(`${flag} needs a value\n${HELP}`);
+    i++;
+    const count = (): number => {
+      const n = Number(value);
+      if (!Number.isInteger(n) || n <= 0) throw new Error(`${flag} must be a positive integer, got ${value}`);
+      return n;
+    };
+    if (flag === '--only') o.only = value.split(',');
+    else if (flag === '--warmup-requests') o.warmup = count();
+    else if (flag === '--requests') o.requests = count();
+    else if (flag === '--connections') o.connections = count();
+    else if (flag === '--engine-root') o.engineRoot = value;
+    else if (flag === '--database') o.database = value;
+    else throw new Error(`unknown flag ${flag}\n${HELP}`);
+  }
+  return o;
+}
+
+async function fire(url: string, q: BenchQuery, amount: number, connections: number): Promise<void> {
+  const r = await autocannon({
+    url: `${url}/v1/graphql`, method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody(q), connections, amount, timeout: 120,
+  });
+  if (r.non2xx || r.errors || r.timeouts) throw new Error(`${q.name} at ${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
+}
+
+/** Instructions per request of one target (started under callgrind by `start`) for one query. */
+async function measure(
+  start: (wrapper: string[]) => Promise<SpawnedProcess>, isEngine: boolean, q: BenchQuery, o: Options, outFile: string,
+): Promise<{ total: number; compiler: number }> {
+  const target = await start(['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`]);
+  const pid = String(target.child.pid);
+  try {
+    if (isEngine) await setupEngineMetadata(target.url);
+    await fire(target.url, q, o.warmup, o.connections);
+    execFileSync('callgrind_control', ['-i', 'on', pid], { stdio: 'ignore' });
+    await fire(target.url, q, o.requests, o.connections);
+    execFileSync('callgrind_control', ['-i', 'off', pid], { stdio: 'ignore' });
+  } finally {
+    await target.stop();
+  }
+  const t = callgrindTotals(execFileSync('callgrind_annotate', ['--threshold=100', outFile], { encoding: 'utf8', maxBuffer: 64 << 20 }));
+  return { total: t.total / o.requests, compiler: t.compiler / o.requests };
+}
+
+async function main(): Promise<void> {
+  const o = parseArgs(process.argv.slice(2));
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+  const dataset = await ensureDataset(adminUrl, o.database, { scale: 1, seed: 42 });
+  const dir = join(new URL('./results/', import.meta.url).pathname, `instructions-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  mkdirSync(dir, { recursive: true });
+  const rows: string[] = [];
+  for (const q of selectQueries(o.only)) {
+    const engine = (wrapper: string[]) => spawnEngine({
+      databaseUrl: dataset.url, port: 0, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: '16' },
+      root: o.engineRoot, wrapper, startTimeoutMs: 600_000,
+    });
+    const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: 0, poolSize: 16, wrapper });
+    const e = await measure(engine, true, q, o, join(dir, `callgrind-engine-${q.name}.out`));
+    const c = await measure(ceiling, false, q, o, join(dir, `callgrind-ceiling-${q.name}.out`));
+    const k = (n: number) => `${(n / 1000).toFixed(1)}k`.padStart(8);
+    const row = `${q.name.padEnd(5)} ${k(e.total - e.compiler)} ${k(c.total - c.compiler)} ${((e.total - e.compiler) / (c.total - c.compiler)).toFixed(3).padStart(7)}   ${k(e.total)} ${k(c.total)}`;
+    log('instructions', { query: q.name, engine: e, ceiling: c });
+    rows.push(row);
+  }
+  process.stdout.write(`\ninstructions per request (${o.requests} counted after ${o.warmup} warm-up, ${o.connections} connections); callgrind files in ${dir}\n` +
+    'query  engine  ceiling  e/c       (with compiler work: engine, ceiling)\n' +
+    `${rows.join('\n')}\n`);
+}
+
+if (process.argv[1]?.endsWith('instructions.ts')) {
+  main().catch((e: Error) => {
+    process.stderr.write(`${e.message}\n`);
+    process.exit(1);
+  });
+}
