@@ -1,12 +1,13 @@
 // `npm run bench:instructions`: instructions per request of the engine and of the ceiling, counted by valgrind's
-// callgrind. Unlike CPU time (bench/run.ts), the count does not move with other load on the machine: on a shared
-// machine the same code's CPU per request varied by ±25 % from one 10 s round to the next, the count by ~1 %.
+// callgrind. It moves far less than CPU time (bench/run.ts) with other load on the machine: on a shared machine the
+// same code's CPU per request varied by ±25 % from one 10 s round to the next, its count by 0.2-7 % between quiet runs.
 //
 // Each target runs under `valgrind --tool=callgrind --instr-atstart=no`; after a warm-up (JIT, plan cache, pool)
 // counting is switched on with callgrind_control for a fixed number of requests, then off. Reported per request:
 // the total and the same without V8's optimizing compilers (TurboFan/Maglev), whose work under valgrind keeps
 // going long after a real run has settled (it would otherwise dominate the comparison). Instructions are not time
-// (cache misses are not counted), so this complements the CPU figures; it does not replace them.
+// (cache misses are not counted), so this complements the CPU figures; it does not replace them. Run it alone:
+// background work (timers, pollers, helper threads) is counted in proportion to the window's wall time.
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
