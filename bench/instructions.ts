@@ -11,10 +11,11 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { parseConfig } from './config.js';
 import { ensureDataset } from './dataset.js';
 import { spawnCeiling, spawnEngine, setupEngineMetadata, type SpawnedProcess } from './engine.js';
 import { graphqlBody, selectQueries, type BenchQuery } from './queries.js';
+import { graphqlLoad } from './load.js';
 import { log } from './log.js';
 
 const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-requests N] [--requests N] [--connections N] [--engine-root DIR] [--database NAME]
@@ -22,7 +23,7 @@ const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-r
   --requests N          requests counted, per query per target (default 4000)
   --connections N       autocannon connections (default 4)
   --engine-root DIR     run DIR/bin/engine.mjs (a git archive snapshot) instead of this checkout
-  --database NAME       the bench database (default engine_bench, made by npm run bench if missing)
+  --database NAME       the bench database (default as npm run bench: BENCH_DATABASE or engine_bench; made if missing)
 Needs valgrind (callgrind_control, callgrind_annotate). Slow: ~1-2 min per query per target.`;
 
 /** A function of callgrind_annotate's listing that belongs to V8's optimizing compilers. */
@@ -48,11 +49,11 @@ interface Options {
   requests: number;
   connections: number;
   engineRoot: string | null;
-  database: string;
+  database: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, database: 'engine_bench' };
+  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, database: null };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -76,20 +77,18 @@ function parseArgs(argv: string[]): Options {
 }
 
 async function fire(url: string, q: BenchQuery, amount: number, connections: number): Promise<void> {
-  const r = await autocannon({
-    url: `${url}/v1/graphql`, method: 'POST', headers: { 'content-type': 'application/json' }, body: graphqlBody(q), connections, amount, timeout: 120,
-  });
+  const r = await graphqlLoad({ url, body: graphqlBody(q), connections, amount, timeout: 120 });
   if (r.non2xx || r.errors || r.timeouts) throw new Error(`${q.name} at ${url}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts`);
 }
 
-/** Instructions per request of one target (started under callgrind by `start`) for one query. */
+/** Instructions per request of one target (started under callgrind by `start`, then `setup`) for one query. */
 async function measure(
-  start: (wrapper: string[]) => Promise<SpawnedProcess>, isEngine: boolean, q: BenchQuery, o: Options, outFile: string,
+  start: (wrapper: string[]) => Promise<SpawnedProcess>, setup: (url: string) => Promise<void>, q: BenchQuery, o: Options, outFile: string,
 ): Promise<{ total: number; compiler: number }> {
   const target = await start(['valgrind', '--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${outFile}`]);
   const pid = String(target.child.pid);
   try {
-    if (isEngine) await setupEngineMetadata(target.url);
+    await setup(target.url);
     await fire(target.url, q, o.warmup, o.connections);
     execFileSync('callgrind_control', ['-i', 'on', pid], { stdio: 'ignore' });
     await fire(target.url, q, o.requests, o.connections);
@@ -103,19 +102,20 @@ async function measure(
 
 async function main(): Promise<void> {
   const o = parseArgs(process.argv.slice(2));
-  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-  const dataset = await ensureDataset(adminUrl, o.database, { scale: 1, seed: 42 });
-  const dir = join(new URL('./results/', import.meta.url).pathname, `instructions-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+  // As a default `npm run bench` reads them: server, database, scale, seed, pool size, results folder.
+  const bench = parseConfig(o.database === null ? [] : ['--database', o.database], process.env);
+  const dataset = await ensureDataset(bench.databaseUrl, bench.database, { scale: bench.scale, seed: bench.seed });
+  const dir = join(bench.resultsDir, `instructions-${new Date().toISOString().replace(/[:.]/g, '-')}`);
   mkdirSync(dir, { recursive: true });
   const rows: string[] = [];
   for (const q of selectQueries(o.only)) {
     const engine = (wrapper: string[]) => spawnEngine({
-      databaseUrl: dataset.url, port: 0, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: '16' },
+      databaseUrl: dataset.url, port: 0, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(bench.pgPool) },
       root: o.engineRoot, wrapper, startTimeoutMs: 600_000,
     });
-    const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: 0, poolSize: 16, wrapper });
-    const e = await measure(engine, true, q, o, join(dir, `callgrind-engine-${q.name}.out`));
-    const c = await measure(ceiling, false, q, o, join(dir, `callgrind-ceiling-${q.name}.out`));
+    const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: 0, poolSize: bench.pgPool, wrapper });
+    const e = await measure(engine, setupEngineMetadata, q, o, join(dir, `callgrind-engine-${q.name}.out`));
+    const c = await measure(ceiling, async () => undefined, q, o, join(dir, `callgrind-ceiling-${q.name}.out`));
     const k = (n: number) => `${(n / 1000).toFixed(1)}k`.padStart(8);
     const row = `${q.name.padEnd(5)} ${k(e.total - e.compiler)} ${k(c.total - c.compiler)} ${((e.total - e.compiler) / (c.total - c.compiler)).toFixed(3).padStart(7)}   ${k(e.total)} ${k(c.total)}`;
     log('instructions', { query: q.name, engine: e, ceiling: c });

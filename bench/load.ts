@@ -29,17 +29,20 @@ export interface LoadOptions {
   serverPid?: number | null;
 }
 
-const run = (o: LoadOptions, duration: number) =>
+/** An autocannon run of POST {url}/v1/graphql with a JSON body: for `duration` seconds or `amount` requests. */
+export const graphqlLoad = (
+  o: { url: string; body: string; connections: number; expectBody?: string; timeout?: number } & ({ duration: number } | { amount: number }),
+) =>
   autocannon({
-    url: `${o.url}/v1/graphql`,
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: o.body,
-    connections: o.connections,
-    duration,
     timeout: 30,
-    expectBody: o.expectBody,
+    ...o,
+    url: `${o.url}/v1/graphql`,
   });
+
+const run = (o: LoadOptions, duration: number) =>
+  graphqlLoad({ url: o.url, body: o.body, connections: o.connections, expectBody: o.expectBody, duration });
 
 /** Runs the query for the warm-up time and discards the numbers (JIT, plan cache, pg pool, Postgres buffers). */
 export async function warmUp(o: LoadOptions): Promise<void> {
