@@ -75,6 +75,9 @@ function pickIssue(issues: z.ZodIssue[]): z.ZodIssue {
 
 export const nonEmptyText = z.string().refine((s) => s.length > 0, { message: 'empty string not allowed' });
 
+/** The free-text `comment` every metadata object may carry (null or absent: none). */
+export const comment = z.string().nullable().optional();
+
 export const tableName = z
   .union([z.string(), z.object({ schema: z.string().optional(), name: z.string() })])
   .transform((v): QualifiedName => toQualifiedName(v));

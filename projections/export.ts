@@ -7,6 +7,7 @@ import { storedEventTrigger } from '../events/decide/event-triggers.js';
 import { storedRemoteSchema } from '../events/decide/remote-schemas.js';
 import {
   arrRelUsing,
+  comment,
   computedFieldDefinition,
   decode,
   functionName,
@@ -167,8 +168,8 @@ export function exportMetadata(m: Metadata): Record<string, unknown> {
 // replace_metadata: the inverse parse
 
 const list = <T extends z.ZodTypeAny>(item: T) => z.array(item).nullable().optional().transform((v) => v ?? []);
-const relEntry = <U extends z.ZodTypeAny>(using: U) => z.object({ name: z.string(), using, comment: z.string().nullable().optional() });
-const permEntry = (kind: PermKind) => z.object({ role: z.string(), permission: permissionSchemas[kind], comment: z.string().nullable().optional() });
+const relEntry = <U extends z.ZodTypeAny>(using: U) => z.object({ name: z.string(), using, comment });
+const permEntry = (kind: PermKind) => z.object({ role: z.string(), permission: permissionSchemas[kind], comment });
 
 const TABLE_KEYS = [
   'table', 'is_enum', 'configuration', 'object_relationships', 'array_relationships', 'computed_fields',
@@ -183,7 +184,7 @@ const tableEntry = z
     configuration: tableConfiguration.nullable().optional(),
     object_relationships: list(relEntry(objRelUsing)),
     array_relationships: list(relEntry(arrRelUsing)),
-    computed_fields: list(z.object({ name: z.string(), definition: computedFieldDefinition, comment: z.string().nullable().optional() })),
+    computed_fields: list(z.object({ name: z.string(), definition: computedFieldDefinition, comment })),
     remote_relationships: list(z.unknown()),
     insert_permissions: list(permEntry('insert')),
     select_permissions: list(permEntry('select')),
@@ -215,7 +216,7 @@ const docSchema = z.object({
       .object({
         name: z.string(),
         definition: z.object({ queries: z.array(z.object({ name: z.string(), query: z.string() }).passthrough()) }).passthrough(),
-        comment: z.string().nullable().optional(),
+        comment,
       })
       .passthrough(),
   ),
@@ -224,8 +225,8 @@ const docSchema = z.object({
     z.object({
       name: z.string(),
       definition: actionDefinition,
-      comment: z.string().nullable().optional(),
-      permissions: z.array(z.object({ role: z.string(), comment: z.string().nullable().optional() })).nullable().optional(),
+      comment,
+      permissions: z.array(z.object({ role: z.string(), comment })).nullable().optional(),
     }),
   ),
   custom_types: customTypes.nullable().optional(),

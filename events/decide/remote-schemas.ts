@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { displayName } from '../../src/core/names.js';
-import { headerConf, nonEmptyText, type HeaderConf } from '../commands.js';
+import { comment, headerConf, nonEmptyText, type HeaderConf } from '../commands.js';
 import { ev, type Event, type Metadata } from '../types.js';
 import { q, type DecideContext } from './common.js';
 
@@ -17,7 +17,7 @@ const remoteDef = z.object({
   timeout_seconds: z.number().int().nullable().optional(),
 });
 
-const addArgs = z.object({ name: nonEmptyText, definition: remoteDef, comment: z.string().nullable().optional() });
+const addArgs = z.object({ name: nonEmptyText, definition: remoteDef, comment });
 
 /** The stored (and exported) definition: keys in the export's order, absent ones left out. */
 export interface RemoteSchemaDef {

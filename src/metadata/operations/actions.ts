@@ -1,7 +1,7 @@
 // Custom types and actions: set_custom_types, create / update / drop an action, action permissions.
 import { z } from 'zod';
 import { actionId, customTypesId } from '../../cache/build.js';
-import { nonEmptyText } from '../../../events/commands.js';
+import { comment, nonEmptyText } from '../../../events/commands.js';
 import { actionDefinition, customTypes, graphqlName, normaliseCustomTypes } from '../../../events/actions.js';
 import { decideAction, type ActionCommand } from '../../../events/decide/actions.js';
 import { command, object, type Cmd, type Operations } from './entry.js';
@@ -17,7 +17,7 @@ export const ACTION_OPERATIONS: Operations = {
   create_action: command({
     versions: {
       1: z
-        .object({ name: graphqlName, definition: actionDefinition, comment: z.string().nullable().optional() })
+        .object({ name: graphqlName, definition: actionDefinition, comment })
         .transform((a): Cmd<ActionCommand, 'create_action'> => ({
           op: 'create_action',
           action: { name: a.name, definition: a.definition, comment: a.comment ?? null, permissions: [] },
@@ -46,7 +46,7 @@ export const ACTION_OPERATIONS: Operations = {
   create_action_permission: command({
     versions: {
       1: z
-        .object({ action: graphqlName, role: nonEmptyText, comment: z.string().nullable().optional(), definition: z.unknown().optional() })
+        .object({ action: graphqlName, role: nonEmptyText, comment, definition: z.unknown().optional() })
         .transform((a): Cmd<ActionCommand, 'create_action_permission'> => ({
           op: 'create_action_permission',
           action: a.action,

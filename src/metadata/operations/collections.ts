@@ -1,7 +1,7 @@
 // Query collections (create, drop, add and drop a query) and the allow-list (add, drop a collection).
 import { z } from 'zod';
 import { parse as parseGraphql } from 'graphql';
-import { nonEmptyText } from '../../../events/commands.js';
+import { comment, nonEmptyText } from '../../../events/commands.js';
 import { decideCollection, type CollectionCommand } from '../../../events/decide/collections.js';
 import { command, type Args, type Cmd, type Operations } from './entry.js';
 
@@ -27,7 +27,7 @@ export const COLLECTION_OPERATIONS: Operations = {
       .object({
         name: nonEmptyText,
         definition: z.object({ queries: z.array(collectionQuery) }),
-        comment: z.string().nullable().optional(),
+        comment,
       })
       .transform((a): Cmd<CollectionCommand, 'create_query_collection'> => ({
         op: 'create_query_collection',

@@ -1,7 +1,7 @@
 // Permissions: create and drop, per kind (insert, select, update, delete), and their comments.
 import { z } from 'zod';
 import { permissionId } from '../../cache/build.js';
-import { nonEmptyText, permissionSchemas, tableName } from '../../../events/commands.js';
+import { comment, nonEmptyText, permissionSchemas, tableName } from '../../../events/commands.js';
 import { decidePermission, type PermissionCommand } from '../../../events/decide/permissions.js';
 import type { PermKind } from '../../../events/types.js';
 import { command, object, type Cmd, type Operations } from './entry.js';
@@ -10,7 +10,7 @@ const kindOps = (kind: PermKind): Operations => ({
   [`create_${kind}_permission`]: command({
     versions: {
       1: z
-        .object({ table: tableName, role: nonEmptyText, permission: permissionSchemas[kind], comment: z.string().nullable().optional() })
+        .object({ table: tableName, role: nonEmptyText, permission: permissionSchemas[kind], comment })
         .transform((a): Cmd<PermissionCommand, 'create_permission'> => ({
           op: 'create_permission',
           kind,
@@ -45,7 +45,7 @@ export const PERMISSION_OPERATIONS: Operations = {
           table: tableName,
           role: nonEmptyText,
           type: z.enum(['insert', 'select', 'update', 'delete']),
-          comment: z.string().nullable().optional(),
+          comment,
         })
         .transform((a): Cmd<PermissionCommand, 'set_permission_comment'> => ({
           op: 'set_permission_comment',

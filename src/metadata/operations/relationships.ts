@@ -1,7 +1,7 @@
 // Relationships (object and array: create, drop, rename, comment) and computed fields (add, drop).
 import { z } from 'zod';
 import { computedFieldId, relationshipId } from '../../cache/build.js';
-import { arrRelUsing, computedFieldDefinition, nonEmptyText, objRelUsing, optionalBool, tableName } from '../../../events/commands.js';
+import { arrRelUsing, comment, computedFieldDefinition, nonEmptyText, objRelUsing, optionalBool, tableName } from '../../../events/commands.js';
 import { decideRelationship, type RelationshipCommand } from '../../../events/decide/relationships.js';
 import { decideComputedField, type ComputedFieldCommand } from '../../../events/decide/computed-fields.js';
 import type { RelKind } from '../../../events/types.js';
@@ -11,7 +11,7 @@ const createRelationship = (kind: RelKind, using: typeof objRelUsing | typeof ar
   command({
     versions: {
       1: z
-        .object({ table: tableName, name: nonEmptyText, using, comment: z.string().nullable().optional() })
+        .object({ table: tableName, name: nonEmptyText, using, comment })
         .transform((a): Cmd<RelationshipCommand, 'create_relationship'> => ({
           op: 'create_relationship',
           kind,
@@ -47,7 +47,7 @@ export const RELATIONSHIP_OPERATIONS: Operations = {
   set_relationship_comment: command({
     versions: {
       1: z
-        .object({ table: tableName, relationship: z.string(), comment: z.string().nullable().optional() })
+        .object({ table: tableName, relationship: z.string(), comment })
         .transform((a): Cmd<RelationshipCommand, 'set_relationship_comment'> => ({
           op: 'set_relationship_comment',
           table: a.table,
@@ -61,7 +61,7 @@ export const RELATIONSHIP_OPERATIONS: Operations = {
   add_computed_field: command({
     versions: {
       1: z
-        .object({ table: tableName, name: nonEmptyText, definition: computedFieldDefinition, comment: z.string().nullable().optional() })
+        .object({ table: tableName, name: nonEmptyText, definition: computedFieldDefinition, comment })
         .transform((a): Cmd<ComputedFieldCommand, 'add_computed_field'> => {
           const definition: ComputedFieldDefinition = { function: a.definition.function };
           if (a.definition.table_argument !== undefined) definition.table_argument = a.definition.table_argument;
