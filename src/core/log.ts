@@ -119,16 +119,16 @@ interface ByteDestination {
 function stdoutStream(): Writable {
   if (stdoutDest !== null) return stdoutDest;
   let boom: ByteDestination | null = null;
-  let batch = Buffer.allocUnsafe(BATCH_BYTES);
+  const batch = Buffer.allocUnsafe(BATCH_BYTES);
   let used = 0;
   let timer: NodeJS.Timeout | null = null;
   const flush = (): void => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
     if (used === 0 || boom === null) return;
-    // sonic-boom keeps the bytes until its asynchronous write is done: the next lines go to a new batch.
-    const out = batch.subarray(0, used);
-    batch = Buffer.allocUnsafe(BATCH_BYTES);
+    // sonic-boom keeps the bytes until its asynchronous write is done: it gets a copy the size of the lines (a new
+    // 64 KB batch per flush would be mostly empty on a quiet server), and the batch is filled again.
+    const out = Buffer.from(batch.subarray(0, used));
     used = 0;
     boom.write(out);
   };
