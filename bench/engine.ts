@@ -1,6 +1,6 @@
 // The engine under test: spawn `node bin/engine.mjs serve` on the bench database, wait until it answers, and set up
 // its metadata (tables tracked, relationships from foreign keys) through POST /v1/query.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -65,6 +65,12 @@ export async function assertPortFree(port: number): Promise<void> {
   if (busy) throw new Error(`port ${port} is already in use; pick another (--engine-port / --ceiling-port) or 0 for any free port`);
 }
 
+/** node with these arguments, run under `wrapper` (a command and its options, e.g. valgrind's) when given. */
+function spawnNode(wrapper: string[] | undefined, args: string[], options: SpawnOptions): ChildProcess {
+  const [command, ...prefix] = [...(wrapper ?? []), process.execPath];
+  return spawn(command, [...prefix, ...args], options);
+}
+
 /** Starts the engine as a child process (port 0: any free port); its output goes to `logFile`. */
 export async function spawnEngine(opts: {
   databaseUrl: string;
@@ -82,8 +88,7 @@ export async function spawnEngine(opts: {
   await assertPortFree(port);
   // The child writes straight to the file: piping through this process would cost the load driver CPU.
   const out = openSync(opts.logFile, 'w');
-  const [command, ...prefix] = [...(opts.wrapper ?? []), process.execPath];
-  const child = spawn(command, [...prefix, ...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve'], {
+  const child = spawnNode(opts.wrapper, [...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve'], {
     cwd: root,
     env: {
       ...process.env,
@@ -116,8 +121,7 @@ export async function spawnEngine(opts: {
 /** Starts the ceiling in its own process (bench/ceiling-main.ts through tsx). */
 export async function spawnCeiling(opts: { databaseUrl: string; port: number; poolSize: number; wrapper?: string[] }): Promise<SpawnedProcess> {
   if (opts.port !== 0) await assertPortFree(opts.port);
-  const [command, ...prefix] = [...(opts.wrapper ?? []), process.execPath];
-  const child = spawn(command, [...prefix, '--import', 'tsx', `${ROOT}bench/ceiling-main.ts`], {
+  const child = spawnNode(opts.wrapper, ['--import', 'tsx', `${ROOT}bench/ceiling-main.ts`], {
     cwd: ROOT,
     env: {
       ...process.env,
