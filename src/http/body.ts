@@ -46,9 +46,11 @@ export function readBodyText(req: IncomingMessage): Promise<string> {
 }
 
 /**
- * The body as UTF-8 text, at once when it has all arrived. By the time a route reads the body after its first
- * await (the session), node has usually parsed the whole request: a small body comes in the packets of its
- * headers. Then the buffered bytes are read as they are, without listeners, a promise and the stream's ticks.
+ * The body as UTF-8 text, at once when it has all arrived: after a session that waited on I/O (an auth webhook, a
+ * JWK fetch), the buffered bytes are read as they are, without listeners, a promise and the stream's ticks.
+ * Otherwise (a session resolved from the headers alone) the body is not there yet, even when it came in the packet
+ * of its headers: node's parser calls into JavaScript once for the headers and again for the body, and the
+ * route's microtasks all run in between (measured: 0 of 46,392 autocannon requests complete after one await).
  */
 export function bodyText(req: IncomingMessage): string | Promise<string> {
   if (req.complete && !req.readableEnded && req.readableFlowing !== true && req.readableLength <= LIMIT) {
