@@ -40,19 +40,57 @@ export function logRequest(metrics: EngineMetrics, req: IncomingMessage, r: Requ
   metrics.request(r.endpoint, r.operationType ?? '', r.status, ns / 1e9);
   const level = r.status >= 500 ? 'error' : 'info';
   if (!log.wants('http-log', level)) return;
-  let operation = `{"request_id":${JSON.stringify(r.requestId)}`;
-  if (r.userVars !== undefined) operation += `,"user_vars":${JSON.stringify(r.userVars)}`;
+  let operation = `{"operation":{"request_id":${stringJson(r.requestId)}`;
+  if (r.userVars !== undefined) operation += `,"user_vars":${variablesJson(r.userVars)}`;
   operation += `,"response_size":${r.responseSize},"query_execution_time":${secondsText(ns)}`;
   if (r.query !== undefined && (r.error !== undefined || log.wants('query-log'))) operation += `,"query":${JSON.stringify(r.query)}`;
   if (r.error !== undefined) operation += `,"error":${JSON.stringify({ path: r.error.path, error: r.error.message, code: r.error.code })}`;
-  log.line(level, 'http-log', `{"operation":${operation}},"http_info":{"status":${r.status},"method":${jsonText(req.method ?? '')}${
-    ipJson(req)},"url":${jsonText(r.url)},"http_version":${httpVersionJson(req)},"content_encoding":${
-    r.contentEncoding === null ? 'null' : jsonText(r.contentEncoding)}}}`);
+  log.line(level, 'http-log', operation + httpInfoJson(req, r));
 }
 
 /**
- * JSON texts of the strings a line repeats on every request (method, path, content encoding): kept, up to
- * JSON_TEXTS_KEPT of them (paths are the client's), instead of a JSON.stringify per string per line.
+ * A string's JSON text. Most strings here (generated request ids, role names, numeric ids) need no escaping: they
+ * are quoted as they are, which costs a tenth of JSON.stringify.
+ */
+const PLAIN = /^[\w .:/@+-]*$/;
+const stringJson = (s: string): string => (typeof s === 'string' && PLAIN.test(s) ? `"${s}"` : JSON.stringify(s));
+
+/** The session variables' JSON text, as JSON.stringify writes it (the names' texts are kept, as jsonText). */
+function variablesJson(vars: Record<string, string>): string {
+  let out = '{';
+  for (const k in vars) out += `${out.length === 1 ? '' : ','}${jsonText(k)}:${stringJson(vars[k])}`;
+  return `${out}}`;
+}
+
+/**
+ * The line's end, `},"http_info":{...}}`, kept per connection: a keep-alive client repeats the same method, path,
+ * status, encoding and HTTP version, so the text is made again only when one of them changes.
+ */
+interface HttpInfo {
+  status: number;
+  method: string;
+  url: string;
+  encoding: string | null;
+  version: string;
+  text: string;
+}
+const httpInfos = new WeakMap<object, HttpInfo>();
+function httpInfoJson(req: IncomingMessage, r: RequestOutcome): string {
+  const method = req.method ?? '';
+  const kept = httpInfos.get(req.socket);
+  if (kept !== undefined && kept.status === r.status && kept.url === r.url && kept.method === method && kept.encoding === r.contentEncoding
+    && kept.version === req.httpVersion) return kept.text;
+  const ip = ipOf(req);
+  const text = `},"http_info":{"status":${r.status},"method":${jsonText(method)}${ip === undefined ? '' : `,"ip":${JSON.stringify(ip)}`},"url":${
+    jsonText(r.url)},"http_version":${httpVersionJson(req)},"content_encoding":${r.contentEncoding === null ? 'null' : jsonText(r.contentEncoding)}}}`;
+  // An address not known yet (a socket already closed) is not kept: a later line may know it.
+  if (ip !== undefined) httpInfos.set(req.socket, { status: r.status, method, url: r.url, encoding: r.contentEncoding, version: req.httpVersion, text });
+  return text;
+}
+
+/**
+ * JSON texts of the strings a line repeats on every request (method, path, content encoding, variable names): kept,
+ * up to JSON_TEXTS_KEPT of them (paths are the client's), instead of a JSON.stringify per string per line.
  */
 const JSON_TEXTS_KEPT = 512;
 const jsonTexts = new Map<string, string>();
@@ -67,20 +105,6 @@ function jsonText(s: string): string {
 
 const httpVersionJson = (req: IncomingMessage): string =>
   req.httpVersionMajor === 1 && req.httpVersionMinor === 1 ? '"HTTP/1.1"' : JSON.stringify(`HTTP/${req.httpVersion}`);
-
-/** The `,"ip":...` member of a connection's lines, worked out once per connection (keep-alive clients send many). */
-const ipMembers = new WeakMap<object, string>();
-function ipJson(req: IncomingMessage): string {
-  const socket = req.socket;
-  let member = ipMembers.get(socket);
-  if (member === undefined) {
-    const ip = ipOf(req);
-    member = ip === undefined ? '' : `,"ip":${JSON.stringify(ip)}`;
-    // An address not known yet (a socket already closed) is not kept: a later line may know it.
-    if (ip !== undefined) ipMembers.set(socket, member);
-  }
-  return member;
-}
 
 /**
  * Nanoseconds as decimal seconds ("0.001563371"): the same JSON number as the float's own text, from integer
