@@ -49,11 +49,12 @@ export function logRequest(metrics: EngineMetrics, req: IncomingMessage, r: Requ
 }
 
 /**
- * A string's JSON text. Most strings here (generated request ids, role names, numeric ids) need no escaping: they
- * are quoted as they are, which costs a tenth of JSON.stringify.
+ * A value's JSON text. Most values here are strings that need no escaping (generated request ids, role names, numeric
+ * ids): they are quoted as they are, which costs a tenth of JSON.stringify. Anything else (a JWT's list of allowed
+ * roles among the session variables) goes through JSON.stringify.
  */
 const PLAIN = /^[\w .:/@+-]*$/;
-const stringJson = (s: string): string => (typeof s === 'string' && PLAIN.test(s) ? `"${s}"` : JSON.stringify(s));
+const stringJson = (v: unknown): string => (typeof v === 'string' && PLAIN.test(v) ? `"${v}"` : JSON.stringify(v));
 
 /** The session variables' JSON text, as JSON.stringify writes it (the names' texts are kept, as jsonText). */
 function variablesJson(vars: Record<string, string>): string {
