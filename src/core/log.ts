@@ -5,6 +5,7 @@
 // (any other type: sync, pool errors, ...), which are always written. A line is written when its level is at
 // least the configured level and its type is enabled.
 import pino from 'pino';
+import { stdoutDestination, type Deferred, type LineDestination } from './log-stdout.js';
 
 export type Level = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
@@ -32,11 +33,12 @@ export interface Logger {
   /** Whether a line of this type and level would be written: build costly details (SQL, queries) only then. */
   wants(type: string, level?: Level): boolean;
   /**
-   * A line whose detail is already JSON text, written as pino writes the others (same fields, same destination):
-   * for the http-log line of every request, where pino's generic serialisation cost more than the rest of the
-   * line's work (see src/http/request-log.ts). The caller checks `wants` first.
+   * A line whose detail is JSON text that `detail(rec)` makes when the line's batch is written (on stdout: with its
+   * batch, ./log-stdout.ts; a sink gets it at once), with the timestamp of this call: for the http-log line of every request
+   * (src/http/request-log.ts), which costs less built in one loop per batch than on each request's path, and where
+   * pino's generic serialisation cost more than the rest of the line's work. The caller checks `wants` first.
    */
-  line(level: Level, type: string, detailJson: string): void;
+  lineLater<T>(level: Level, type: string, detail: (rec: T) => string, rec: T): void;
 }
 
 /** Errors become {name, message, code?, path?, stack?} so they survive JSON.stringify. */
@@ -93,75 +95,33 @@ function typeMember(type: string): string {
   return m;
 }
 
-interface Writable {
-  write(s: string): unknown;
+/** A lineLater line: what it will say, made into its text when its batch is written. */
+class LaterLine<T> implements Deferred {
+  constructor(
+    private readonly level: Level,
+    private readonly stamp: string,
+    private readonly type: string,
+    private readonly detail: (rec: T) => string,
+    private readonly rec: T,
+  ) {}
+
+  line(): string {
+    let detail: string;
+    try {
+      detail = this.detail(this.rec);
+    } catch (e) {
+      // Made on a timer, after its request: a failure must cost the line's detail, not the process.
+      detail = JSON.stringify({ error: `the line's detail could not be made: ${String(e)}` });
+    }
+    return `{"level":"${this.level}"${this.stamp}${typeMember(this.type)}${detail}}\n`;
+  }
 }
 
-/**
- * stdout through pino's asynchronous destination (sonic-boom). Lines are handed to it in batches, at most FLUSH_MS
- * after the first one waits (or once the batch is full): a write per request line (synchronous when stdout is a
- * file or a pipe) cost ~35 us of ~200 us per small request. sonic-boom's own `minLength` batching is not used: it
- * keeps a tail shorter than minLength until more lines come, so a quiet server would not show its last lines.
- * What waits at exit is written synchronously. One destination per process, made at the first line.
- *
- * A line is encoded into the batch's bytes as it comes, one flat line at a time. Kept as one concatenation of
- * strings until the flush, the batch was measured by node walking that concatenation (v8::String::Utf8Length), then
- * flattened and encoded (callgrind, a primary-key query: 226.5k → 223.8k instructions per request).
- */
-const FLUSH_MS = 20;
-const BATCH_BYTES = 64 * 1024;
-let stdoutDest: Writable | null = null;
-/** sonic-boom made with contentMode 'buffer': it writes bytes, though its type only admits strings. */
-interface ByteDestination {
-  write(bytes: Buffer): boolean;
-  flushSync(): void;
-}
-function stdoutStream(): Writable {
-  if (stdoutDest !== null) return stdoutDest;
-  let boom: ByteDestination | null = null;
-  const batch = Buffer.allocUnsafe(BATCH_BYTES);
-  let used = 0;
-  let timer: NodeJS.Timeout | null = null;
-  const flush = (): void => {
-    if (timer !== null) clearTimeout(timer);
-    timer = null;
-    if (used === 0 || boom === null) return;
-    // sonic-boom keeps the bytes until its asynchronous write is done: it gets a copy the size of the lines (a new
-    // 64 KB batch per flush would be mostly empty on a quiet server), and the batch is filled again.
-    const out = Buffer.from(batch.subarray(0, used));
-    used = 0;
-    boom.write(out);
-  };
-  stdoutDest = {
-    write(s: string) {
-      if (boom === null) {
-        boom = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' }) as unknown as ByteDestination;
-        // Registered after pino's own exit hook (which flushes the destination): this one writes synchronously.
-        process.on('exit', () => {
-          flush();
-          try {
-            boom?.flushSync();
-          } catch {
-            /* stdout gone: nothing to do at exit */
-          }
-        });
-      }
-      // A UTF-16 code unit takes at most 3 bytes of UTF-8.
-      if (used + 3 * s.length > batch.length) {
-        flush();
-        if (3 * s.length > batch.length) return void boom.write(Buffer.from(s, 'utf8'));
-      }
-      used += batch.write(s, used);
-      if (timer === null) {
-        timer = setTimeout(flush, FLUSH_MS);
-        timer.unref();
-      }
-    },
-  };
-  return stdoutDest;
-}
+/** Where lines go: stdout in batches (./log-stdout.ts) or a test's sink, which gets each line at once. */
+type Destination = LineDestination & pino.DestinationStream;
 
-const sinkStream = (sink: Sink): Writable => ({ write: (s: string) => sink(s.endsWith('\n') ? s.slice(0, -1) : s) });
+const withoutNewline = (s: string): string => (s.endsWith('\n') ? s.slice(0, -1) : s);
+const sinkDestination = (sink: Sink): Destination => ({ write: (s) => sink(withoutNewline(s)), later: (d) => sink(withoutNewline(d.line())) });
 
 export interface LogOptions {
   level?: Level | 'silent';
@@ -176,7 +136,7 @@ export function createLogger(options: LogOptions = {}): Logger {
   const min = RANK[level];
   const types = new Set(options.types ?? DEFAULT_LOG_TYPES);
   const silent = level === 'silent';
-  const dest = silent ? null : options.sink ? sinkStream(options.sink) : stdoutStream();
+  const dest: Destination | null = silent ? null : options.sink ? sinkDestination(options.sink) : stdoutDestination();
   const p = dest === null
     ? null
     : pino(
@@ -186,7 +146,7 @@ export function createLogger(options: LogOptions = {}): Logger {
           timestamp: timestampField,
           formatters: { level: (label) => ({ level: label }) },
         },
-        dest as pino.DestinationStream,
+        dest,
       );
   const wants = (type: string, lvl: Level = 'info'): boolean => RANK[lvl] >= min && (!USER_TYPES.has(type) || types.has(type));
   const write = (lvl: Level, type: string, detail: Record<string, unknown> | undefined): void => {
@@ -200,9 +160,9 @@ export function createLogger(options: LogOptions = {}): Logger {
     error: (t, d) => write('error', t, d),
     enabled: (lvl) => RANK[lvl] >= min,
     wants,
-    line: (lvl, type, detailJson) => {
+    lineLater: (lvl, type, detail, rec) => {
       if (dest === null || !wants(type, lvl)) return;
-      dest.write(`{"level":"${lvl}"${timestampField()}${typeMember(type)}${detailJson}}\n`);
+      dest.later(new LaterLine(lvl, timestampField(), type, detail, rec));
     },
   };
 }
@@ -217,7 +177,7 @@ export const log: Logger = {
   error: (t, d) => current.error(t, d),
   enabled: (lvl) => current.enabled(lvl),
   wants: (t, lvl) => current.wants(t, lvl),
-  line: (lvl, t, d) => current.line(lvl, t, d),
+  lineLater: (lvl, t, d, rec) => current.lineLater(lvl, t, d, rec),
 };
 
 /** Replaces the process-wide logger: level, sink (default stdout) and enabled user log types. */

@@ -24,7 +24,7 @@ async function childLines(body: string): Promise<{ lines: string[]; arrived: num
 
 test('lines over several batches, multi-byte characters and a line larger than a batch arrive whole and in order', async (t) => {
   const { lines } = await childLines(`
-    for (let i = 0; i < 3000; i++) log.line('info', 'http-log', JSON.stringify({ i, text: 'é中🙂'.repeat(i % 7) + 'x'.repeat(i % 50) }));
+    for (let i = 0; i < 3000; i++) log.lineLater('info', 'http-log', JSON.stringify, { i, text: 'é中🙂'.repeat(i % 7) + 'x'.repeat(i % 50) });
     log.info('big', { text: '字'.repeat(100000) });
     for (let i = 3000; i < 3010; i++) log.info('tail', { i });
   `);
@@ -43,4 +43,28 @@ test('a quiet process shows its last lines while it lives, and what waits at exi
   `);
   t.deepEqual(lines.map((l) => JSON.parse(l).type), ['first', 'second']);
   t.true(closed - arrived[0] >= 400, `the first line arrived ${closed - arrived[0]} ms before the exit`);
+});
+
+test('a deferred line is made when its batch is written, in its place among the others, with the time it was logged', async (t) => {
+  const { lines } = await childLines(`
+    const logged = Date.now();
+    let made = 0;
+    log.info('before', {});
+    log.lineLater('info', 'http-log', (rec) => { made = Date.now(); return JSON.stringify(rec); }, { n: 1 });
+    log.lineLater('info', 'http-log', () => { throw new Error('no detail'); }, null);
+    log.info('after', {});
+    const busy = Date.now() + 300;
+    while (Date.now() < busy); // the event loop is held: the batch waits until it is free
+    await new Promise((r) => setTimeout(r, 100));
+    log.info('times', { logged, made });
+  `);
+  t.deepEqual(lines.map((l) => JSON.parse(l).type), ['before', 'http-log', 'http-log', 'after', 'times']);
+  const deferred = JSON.parse(lines[1]);
+  t.deepEqual(deferred.detail, { n: 1 });
+  const { logged, made } = JSON.parse(lines[4]).detail;
+  t.true(made - logged >= 300, `made ${made - logged} ms after it was logged`);
+  const stamped = Date.parse(deferred.timestamp);
+  t.true(stamped >= logged && stamped - logged < 50, `stamped ${stamped - logged} ms after it was logged`);
+  // A detail that cannot be made costs its line's detail only.
+  t.like(JSON.parse(lines[2]), { level: 'info', type: 'http-log', detail: { error: "the line's detail could not be made: Error: no detail" } });
 });

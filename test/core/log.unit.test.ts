@@ -24,7 +24,7 @@ test('timestamps are the ISO time of each line, milliseconds included, across se
   for (let i = 0; i < 40; i++) {
     const before = Date.now();
     log.info('x', { i });
-    log.line('info', 'y', '{}');
+    log.lineLater('info', 'y', (detail: string) => detail, '{}');
     bounds.push([before, Date.now()], [before, Date.now()]);
     await new Promise((r) => setTimeout(r, i % 3 === 0 ? 0 : 37));
   }
