@@ -34,8 +34,8 @@ export interface Logger {
   wants(type: string, level?: Level): boolean;
   /**
    * A line whose detail is JSON text that `detail(rec)` makes when the line's batch is written (on stdout: with its
-   * batch, ./log-stdout.ts; a sink gets it at once), with the timestamp of this call: for the http-log line of every request
-   * (src/http/request-log.ts), which costs less built in one loop per batch than on each request's path, and where
+   * batch, ./log-stdout.ts; a sink gets it at once), with the timestamp of this call. For the http-log line of every
+   * request (src/http/request-log.ts): it costs less built in one loop per batch than on each request's path, and
    * pino's generic serialisation cost more than the rest of the line's work. The caller checks `wants` first.
    */
   lineLater<T>(level: Level, type: string, detail: (rec: T) => string, rec: T): void;
