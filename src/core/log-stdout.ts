@@ -7,9 +7,9 @@
 // A waiting line is either its text or a Deferred line, whose text is made only when its batch is written: the
 // http-log line of every request is built there, in one loop over the batch, rather than on each request's path
 // between the response and the next request (CPU per request against the bench's ceiling, medians of paired runs
-// on eight fresh spawns: a primary-key query 1.35 → 1.31, an aggregate 1.25 → 1.22; a large answer unchanged). Lines are encoded one flat line at a time: kept as one
-// concatenation until the flush, the batch was measured by node walking the concatenation
-// (v8::String::Utf8Length), then flattened and encoded.
+// on eight fresh spawns: a primary-key query 1.35 → 1.31, an aggregate 1.25 → 1.22; a large answer unchanged).
+// Lines are encoded one flat line at a time: kept as one concatenation until the flush, the batch was measured by
+// node walking the concatenation (v8::String::Utf8Length), then flattened and encoded.
 import { writeSync } from 'node:fs';
 import pino from 'pino';
 
