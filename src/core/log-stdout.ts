@@ -64,7 +64,7 @@ export function stdoutDestination(): LineDestination {
   const flush = (): void => {
     if (timer !== null) clearTimeout(timer);
     timer = null;
-    if (waiting.length === 0 || boom === null) return;
+    if (waiting.length === 0) return; // (the first line waiting made boom)
     const lines = waiting;
     waiting = [];
     for (const l of lines) encode(typeof l === 'string' ? l : l.line());
@@ -78,9 +78,10 @@ export function stdoutDestination(): LineDestination {
       boom = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' }) as unknown as ByteDestination;
       // At exit (after pino's hook has written what sonic-boom holds) the waiting lines are written here,
       // synchronously: handed to sonic-boom, they would start an asynchronous write that the exit cuts short.
+      // flushSync again here keeps that order should pino's hook not have run (a destination it saw close).
       process.on('exit', () => {
         try {
-          boom?.flushSync();
+          boom!.flushSync();
           out = writeStdoutSync;
           flush();
         } catch {

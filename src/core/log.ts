@@ -117,11 +117,9 @@ class LaterLine<T> implements Deferred {
   }
 }
 
-/** Where lines go: stdout in batches (./log-stdout.ts) or a test's sink, which gets each line at once. */
-type Destination = LineDestination & pino.DestinationStream;
-
 const withoutNewline = (s: string): string => (s.endsWith('\n') ? s.slice(0, -1) : s);
-const sinkDestination = (sink: Sink): Destination => ({ write: (s) => sink(withoutNewline(s)), later: (d) => sink(withoutNewline(d.line())) });
+/** A test's sink as a destination: it gets each line at once (stdout gets them in batches, ./log-stdout.ts). */
+const sinkDestination = (sink: Sink): LineDestination => ({ write: (s) => sink(withoutNewline(s)), later: (d) => sink(withoutNewline(d.line())) });
 
 export interface LogOptions {
   level?: Level | 'silent';
@@ -136,7 +134,7 @@ export function createLogger(options: LogOptions = {}): Logger {
   const min = RANK[level];
   const types = new Set(options.types ?? DEFAULT_LOG_TYPES);
   const silent = level === 'silent';
-  const dest: Destination | null = silent ? null : options.sink ? sinkDestination(options.sink) : stdoutDestination();
+  const dest: LineDestination | null = silent ? null : options.sink ? sinkDestination(options.sink) : stdoutDestination();
   const p = dest === null
     ? null
     : pino(
