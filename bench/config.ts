@@ -20,6 +20,10 @@ export interface BenchConfig {
   checkOnly: boolean; // only compare the JSON, no load
   cpuProf: boolean; // run the spawned engine under --cpu-prof and summarise the profile
   explain: boolean; // EXPLAIN ANALYZE both targets' SQL per query (bench/results/explain-*.txt)
+  // bench:paired (bench/paired.ts) only:
+  spawns: number; // fresh sets of processes per measurement
+  rotations: number; // short runs per target per query per spawn, in cyclic order
+  runSeconds: number; // length of each of those runs
 }
 
 const HELP = `usage: npm run bench -- [options]
@@ -38,6 +42,9 @@ const HELP = `usage: npm run bench -- [options]
   --engine-root DIR     spawn DIR/bin/engine.mjs, e.g. a clean git worktree of a commit (BENCH_ENGINE_ROOT)
   --engine-port N       port for the spawned engine (BENCH_ENGINE_PORT, default 0 = any free port)
   --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 0 = any free port)
+  --spawns N            bench:paired: fresh processes this many times (BENCH_SPAWNS, default 4)
+  --rotations N         bench:paired: runs per target per query per spawn, in cyclic order (BENCH_ROTATIONS, default 8)
+  --run-seconds S       bench:paired: seconds per run (BENCH_RUN_SECONDS, default 1)
   --pg-pool N           Postgres pool size of the ceiling and of the spawned engine (BENCH_PG_POOL, default 16)
   --check               compare the JSON of both targets and stop (no load)
   --cpu-prof            profile the spawned engine (node --cpu-prof) during the load; summary in the results
@@ -104,6 +111,9 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     checkOnly: flags.has('check'),
     explain: flags.has('explain'),
     cpuProf: flags.has('cpu-prof'),
+    spawns: Math.floor(num('spawns', 'BENCH_SPAWNS', 4)),
+    rotations: Math.floor(num('rotations', 'BENCH_ROTATIONS', 8)),
+    runSeconds: num('run-seconds', 'BENCH_RUN_SECONDS', 1),
   };
 }
 
@@ -111,7 +121,7 @@ const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check', 
 const KNOWN_FLAGS = new Set([
   ...BOOLEAN_FLAGS,
   'scale', 'seed', 'rounds', 'database', 'connections', 'warmup', 'duration', 'only',
-  'engine-url', 'engine-root', 'engine-port', 'ceiling-port', 'pg-pool', 'results',
+  'engine-url', 'engine-root', 'engine-port', 'ceiling-port', 'pg-pool', 'results', 'spawns', 'rotations', 'run-seconds',
 ]);
 
 /** The URL of another database on the same server as `url`. */

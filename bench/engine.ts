@@ -5,7 +5,7 @@ import { closeSync, openSync, readFileSync, readdirSync } from 'node:fs';
 import { createServer, connect, type AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { log } from './log.js';
+import { log, logError } from './log.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -241,4 +241,26 @@ export async function setupEngineMetadata(url: string, headers: Record<string, s
     throw new Error(`engine metadata setup failed: POST /v1/query ${JSON.stringify(op)} -> ${r.status} ${r.text.slice(0, 1000)}`);
   }
   log('engine.metadata', { operations: ops.length, via: 'one by one', ms: Date.now() - t0 });
+}
+
+/**
+ * A bench command's main, given the list it adds its spawned processes to: they are stopped when it ends or on
+ * Ctrl-C, and killed if the process exits anyway. Exits with main's code (1 when it throws: `<name>.error`).
+ */
+export async function runBenchMain(name: string, main: (started: SpawnedProcess[]) => Promise<number>): Promise<never> {
+  const started: SpawnedProcess[] = [];
+  const stopAll = () => Promise.all(started.map((p) => p.stop()));
+  process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
+  process.on('exit', () => {
+    for (const p of started) if (p.child.exitCode === null) p.child.kill('SIGKILL');
+  });
+  let code = 1;
+  try {
+    code = await main(started);
+  } catch (e) {
+    logError(`${name}.error`, { error: e instanceof Error ? e.message : String(e) });
+  } finally {
+    await stopAll();
+  }
+  process.exit(code);
 }

@@ -83,7 +83,8 @@ export async function measureRun(o: LoadOptions): Promise<LoadResult> {
   };
 }
 
-const median = (xs: number[]) => {
+/** The median (the mean of the middle two for an even count). */
+export const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const m = Math.floor(s.length / 2);
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;

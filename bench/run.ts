@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig, type BenchConfig } from './config.js';
 import { ensureDataset, GENERATOR_VERSION } from './dataset.js';
-import { spawnCeiling, spawnEngine, setupEngineMetadata, peakRss, treeRss, type SpawnedProcess } from './engine.js';
+import { spawnCeiling, spawnEngine, setupEngineMetadata, peakRss, treeRss, runBenchMain, type SpawnedProcess } from './engine.js';
 import { checkQuery } from './check.js';
 import { explainQueries, formatExplain } from './explain.js';
 import { mainProfile, summariseProfile } from './profile.js';
@@ -153,19 +153,4 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   return problems ? 1 : 0;
 }
 
-const started: SpawnedProcess[] = [];
-const stopAll = () => Promise.all(started.map((p) => p.stop()));
-process.on('SIGINT', () => void stopAll().then(() => process.exit(130)));
-process.on('exit', () => {
-  for (const p of started) if (p.child.exitCode === null) p.child.kill('SIGKILL');
-});
-
-let code = 1;
-try {
-  code = await main(parseConfig(process.argv.slice(2), process.env), started);
-} catch (e) {
-  logError('bench.error', { error: e instanceof Error ? e.message : String(e) });
-} finally {
-  await stopAll();
-}
-process.exit(code);
+await runBenchMain('bench', (started) => main(parseConfig(process.argv.slice(2), process.env), started));

@@ -9,6 +9,8 @@ import { setupEngineMetadata } from '../../bench/engine.js';
 import { checkQuery } from '../../bench/check.js';
 import { QUERIES } from '../../bench/queries.js';
 import { setQuiet } from '../../bench/log.js';
+import { graphqlBody } from '../../bench/queries.js';
+import { measureRotations, ratiosOf } from '../../bench/paired-measure.js';
 
 let db: TestDatabase;
 let engine: TestEngine;
@@ -41,4 +43,31 @@ test.serial('metadata setup can be repeated (clear_metadata, then bulk again)', 
   await setupEngineMetadata(engine.url);
   const c = await checkQuery(QUERIES[0], { engine: engine.url, ceiling: ceiling.url });
   t.true(c.ok, c.problems.join('\n'));
+});
+
+test.serial('a paired measurement runs each target in each place and checks every response against the checked body', async (t) => {
+  const q = QUERIES[1];
+  const c = await checkQuery(q, { engine: engine.url, ceiling: ceiling.url });
+  t.true(c.ok, c.problems.join('\n'));
+  // Both targets run in this process here: the figures are this process's CPU, the structure is what is checked.
+  const targets = [
+    { name: 'ceiling', url: ceiling.url, pid: process.pid, expectBody: c.texts.ceiling! },
+    { name: 'engine', url: engine.url, pid: process.pid, expectBody: c.texts.engine! },
+  ];
+  const rotations = await measureRotations({ targets, body: graphqlBody(q), connections: 2, rotations: 2, runSeconds: 0.3, shift: 1 });
+  t.deepEqual(rotations.map((r) => r.order), [['engine', 'ceiling'], ['ceiling', 'engine']]);
+  for (const r of rotations) {
+    for (const name of ['ceiling', 'engine']) {
+      t.true(r.runs[name].requests > 0, name);
+      t.is(r.runs[name].problems, 0, name);
+      t.true(r.runs[name].userSeconds + r.runs[name].systemSeconds > 0, name);
+    }
+  }
+  const ratios = ratiosOf(rotations, 'engine', 'ceiling');
+  t.is(ratios.cpu.length, 2);
+  t.true(ratios.rps.every((x) => Number.isFinite(x) && x > 0));
+
+  // A target whose answers differ from the checked body counts every one of them as a problem.
+  const wrong = await measureRotations({ targets: [{ ...targets[1], expectBody: '{"data":null}' }], body: graphqlBody(q), connections: 1, rotations: 1, runSeconds: 0.2, shift: 0 });
+  t.is(wrong[0].runs.engine.problems, wrong[0].runs.engine.requests);
 });

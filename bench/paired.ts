@@ -1,0 +1,116 @@
+// `npm run bench:paired`: the engine's server CPU per request against the ceiling's, precise enough to show a few
+// per cent. `npm run bench` runs each target for 10 s at a time, and on a shared machine the same code's ratio
+// moved by up to 0.4 between its runs. Here:
+// - each target runs many short runs in cyclic rotation (each holds each place of the order equally often: with
+//   a forward/reverse order, whichever engine ran in the middle read about 0.07 worse), and the ratio is taken per
+//   rotation, between runs a few seconds apart;
+// - the processes are spawned afresh several times: one process's placement could shift its figures by 0.05 for
+//   its whole life.
+// Reported per query and engine: the median over spawns of each spawn's median ratio, with the spread over
+// spawns, user and system time apart, and req/s. `--engine-root A,B` compares several snapshots in the same
+// rotations (each against the same ceiling). Every response must be the body checked against the ceiling's JSON.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseConfig, type BenchConfig } from './config.js';
+import { ensureDataset } from './dataset.js';
+import { spawnCeiling, spawnEngine, setupEngineMetadata, runBenchMain, type SpawnedProcess } from './engine.js';
+import { checkQuery } from './check.js';
+import { graphqlLoad, median } from './load.js';
+import { graphqlBody, selectQueries, type BenchQuery } from './queries.js';
+import { measureRotations, ratiosOf, type PairedRotation, type PairedTarget } from './paired-measure.js';
+import { log, logError } from './log.js';
+
+const CEILING = 'ceiling';
+
+/** A spawn's targets up and set up: the ceiling, then one engine per root (null: this checkout). */
+async function spawnTargets(config: BenchConfig, url: string, roots: (string | null)[], stamp: string, started: SpawnedProcess[]) {
+  const ceiling = await spawnCeiling({ databaseUrl: url, port: 0, poolSize: config.pgPool });
+  started.push(ceiling);
+  const engines: { name: string; process: SpawnedProcess }[] = [];
+  for (const [i, root] of roots.entries()) {
+    const e = await spawnEngine({
+      databaseUrl: url, port: 0, root, logFile: join(config.resultsDir, `paired-${stamp}-engine-${i}.log`),
+      env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(config.pgPool) },
+    });
+    started.push(e);
+    // Every engine sets the metadata itself: the others may still be catching up on the shared log otherwise.
+    await setupEngineMetadata(e.url);
+    engines.push({ name: root ?? 'this checkout', process: e });
+  }
+  return { ceiling, engines };
+}
+
+/** Each engine's body for the query, checked against the ceiling's JSON; null (and logged) when one differs. */
+async function checkedTargets(q: BenchQuery, ceiling: SpawnedProcess, engines: { name: string; process: SpawnedProcess }[]): Promise<PairedTarget[] | null> {
+  const targets: PairedTarget[] = [];
+  for (const e of engines) {
+    const c = await checkQuery(q, { engine: e.process.url, ceiling: ceiling.url });
+    if (!c.ok) {
+      logError('check.failed', { query: q.name, engine: e.name, problems: c.problems, differences: c.differences });
+      return null;
+    }
+    if (targets.length === 0) targets.push({ name: CEILING, url: ceiling.url, pid: ceiling.child.pid!, expectBody: c.texts.ceiling! });
+    targets.push({ name: e.name, url: e.process.url, pid: e.process.child.pid!, expectBody: c.texts.engine! });
+  }
+  return targets;
+}
+
+interface Summary {
+  query: string;
+  engine: string;
+  /** Per spawn: the median of its rotations' ratios. */
+  spawns: { cpu: number; user: number; system: number; rps: number }[];
+}
+
+const fixed = (x: number) => x.toFixed(3);
+
+function formatSummaries(summaries: Summary[]): string {
+  const rows = [['query', 'engine', 'CPU/req e/c (min-max over spawns)', 'user e/c', 'system e/c', 'req/s e/c']];
+  for (const s of summaries) {
+    const col = (k: 'cpu' | 'user' | 'system' | 'rps') => median(s.spawns.map((x) => x[k]));
+    const cpus = s.spawns.map((x) => x.cpu);
+    rows.push([s.query, s.engine, `${fixed(col('cpu'))} (${fixed(Math.min(...cpus))}-${fixed(Math.max(...cpus))})`, fixed(col('user')), fixed(col('system')), fixed(col('rps'))]);
+  }
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n');
+}
+
+async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<number> {
+  const stamp = new Date().toISOString().replace(/[:.]/g, '-');
+  mkdirSync(config.resultsDir, { recursive: true });
+  const queries = selectQueries(config.only);
+  const roots = config.engineRoot ? config.engineRoot.split(',').map((r) => r.trim()) : [null];
+  log('paired.start', { queries: queries.map((q) => q.name), roots, spawns: config.spawns, rotations: config.rotations, runSeconds: config.runSeconds });
+  const dataset = await ensureDataset(config.databaseUrl, config.database, { scale: config.scale, seed: config.seed });
+  const raw: { spawn: number; query: string; rotations: PairedRotation[] }[] = [];
+  const summaries = new Map<string, Summary>();
+  let problems = 0;
+  for (let spawn = 0; spawn < config.spawns; spawn++) {
+    const { ceiling, engines } = await spawnTargets(config, dataset.url, roots, stamp, started);
+    for (const q of queries) {
+      const targets = await checkedTargets(q, ceiling, engines);
+      if (targets === null) return 1;
+      const body = graphqlBody(q);
+      for (const t of targets) await graphqlLoad({ url: t.url, body, connections: config.connections, duration: config.warmupSeconds });
+      const rotations = await measureRotations({ targets, body, connections: config.connections, rotations: config.rotations, runSeconds: config.runSeconds, shift: spawn });
+      raw.push({ spawn, query: q.name, rotations });
+      for (const r of rotations) for (const run of Object.values(r.runs)) problems += run.problems;
+      for (const e of engines) {
+        const ratios = ratiosOf(rotations, e.name, CEILING);
+        const one = { cpu: median(ratios.cpu), user: median(ratios.user), system: median(ratios.system), rps: median(ratios.rps) };
+        const key = `${q.name}\u0000${e.name}`;
+        if (!summaries.has(key)) summaries.set(key, { query: q.name, engine: e.name, spawns: [] });
+        summaries.get(key)!.spawns.push(one);
+        log('paired.spawn', { spawn, query: q.name, engine: e.name, ...one });
+      }
+    }
+    await Promise.all(started.splice(0).map((p) => p.stop()));
+  }
+  const file = join(config.resultsDir, `paired-${stamp}.json`);
+  writeFileSync(file, `${JSON.stringify({ config: { ...config, databaseUrl: undefined }, roots, summaries: [...summaries.values()], raw }, null, 2)}\n`);
+  process.stdout.write(`\n${formatSummaries([...summaries.values()])}\nJSON report: ${file}\n`);
+  if (problems) logError('paired.problems', { count: problems, hint: 'errors, timeouts, non-2xx or bodies other than the checked one (see the JSON report)' });
+  return problems ? 1 : 0;
+}
+
+await runBenchMain('paired', (started) => main(parseConfig(process.argv.slice(2), process.env), started));
