@@ -33,12 +33,17 @@ async function spawnTargets(config: BenchConfig, url: string, roots: (string | n
       env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(config.pgPool) },
     });
     started.push(e);
-    // Every engine sets the metadata itself: the others may still be catching up on the shared log otherwise.
-    await setupEngineMetadata(e.url);
     engines.push({ name: root ?? 'this checkout', process: e });
   }
+  // The engines share the metadata log: it is set once, and each engine answers once it has caught up with it.
+  await setupEngineMetadata(engines[0].process.url);
+  const seq = (await typename(engines[0].process.url, {})).headers.get('x-engine-metadata-version') ?? '0';
+  for (const e of engines.slice(1)) await typename(e.process.url, { 'x-engine-min-metadata-version': seq });
   return { ceiling, engines };
 }
+
+const typename = (url: string, headers: Record<string, string>) =>
+  fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"query":"{__typename}"}' });
 
 /** Each engine's body for the query, checked against the ceiling's JSON; null (and logged) when one differs. */
 async function checkedTargets(q: BenchQuery, ceiling: SpawnedProcess, engines: { name: string; process: SpawnedProcess }[]): Promise<PairedTarget[] | null> {
