@@ -49,20 +49,26 @@ export async function warmUp(o: LoadOptions): Promise<void> {
   if (o.warmupSeconds > 0) await run(o, o.warmupSeconds);
 }
 
-/** One measured run. */
+/** User and system CPU seconds (all threads) a process has used so far (Linux /proc; throws when it is gone). */
+export function processCpu(pid: number): { user: number; system: number } {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14 and 15.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
+}
+const CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture Node runs on
+
 /** CPU seconds (user + system, all threads) a process has used, or null (not Linux, process gone). */
 export function processCpuSeconds(pid: number): number | null {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14 and 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+    const { user, system } = processCpu(pid);
+    return user + system;
   } catch {
     return null;
   }
 }
-const CLOCK_TICKS = 100; // USER_HZ, 100 on every Linux architecture Node runs on
 
+/** One measured run. */
 export async function measureRun(o: LoadOptions): Promise<LoadResult> {
   const cpu0 = o.serverPid ? processCpuSeconds(o.serverPid) : null;
   const r = await run(o, o.durationSeconds);

@@ -1,8 +1,7 @@
 // The measuring part of `npm run bench:paired` (bench/paired.ts): short runs of one query against several running
 // targets in cyclic rotation, each run's server CPU split into user and system time, and the per-rotation ratios
 // of each engine to the ceiling. Pure except for measureRotations, which drives the load.
-import { readFileSync } from 'node:fs';
-import { graphqlLoad } from './load.js';
+import { graphqlLoad, processCpu } from './load.js';
 
 /** A running server under measurement. */
 export interface PairedTarget {
@@ -34,15 +33,6 @@ export interface PairedRotation {
 export function rotationOrder<T>(targets: readonly T[], shift: number): T[] {
   const n = targets.length;
   return targets.map((_, i) => targets[(i + shift) % n]);
-}
-
-const CLOCK_TICKS = 100; // USER_HZ
-
-/** User and system CPU seconds (all threads) of a process so far, from /proc/PID/stat (fields 14 and 15). */
-export function processCpu(pid: number): { user: number; system: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };
 }
 
 /** `rotations` rotations of one query (`body`) over the targets, the first one shifted by `shift`. */
@@ -90,12 +80,12 @@ export function ratiosOf(rotations: PairedRotation[], engine: string, ceiling: s
     const e = runs[engine];
     const c = runs[ceiling];
     if (!e || !c || e.requests === 0 || c.requests === 0) continue;
-    const perRequest = (r: PairedRun, k: 'userSeconds' | 'systemSeconds' | 'both') =>
-      (k === 'both' ? r.userSeconds + r.systemSeconds : r[k]) / r.requests;
-    out.cpu.push(perRequest(e, 'both') / perRequest(c, 'both'));
+    // Seconds per request of the engine over those of the ceiling.
+    const ratio = (engineSeconds: number, ceilingSeconds: number) => (engineSeconds / e.requests) / (ceilingSeconds / c.requests);
+    out.cpu.push(ratio(e.userSeconds + e.systemSeconds, c.userSeconds + c.systemSeconds));
     // With no system (or user) ticks at all in a ceiling run the split ratio is not a number: left out.
-    if (c.userSeconds > 0) out.user.push(perRequest(e, 'userSeconds') / perRequest(c, 'userSeconds'));
-    if (c.systemSeconds > 0) out.system.push(perRequest(e, 'systemSeconds') / perRequest(c, 'systemSeconds'));
+    if (c.userSeconds > 0) out.user.push(ratio(e.userSeconds, c.userSeconds));
+    if (c.systemSeconds > 0) out.system.push(ratio(e.systemSeconds, c.systemSeconds));
     out.rps.push(e.requests / e.seconds / (c.requests / c.seconds));
   }
   return out;

@@ -104,8 +104,9 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
         const ratios = ratiosOf(rotations, e.name, CEILING);
         const one = { cpu: median(ratios.cpu), user: median(ratios.user), system: median(ratios.system), rps: median(ratios.rps) };
         const key = `${q.name}\u0000${e.name}`;
-        if (!summaries.has(key)) summaries.set(key, { query: q.name, engine: e.name, spawns: [] });
-        summaries.get(key)!.spawns.push(one);
+        let summary = summaries.get(key);
+        if (summary === undefined) summaries.set(key, (summary = { query: q.name, engine: e.name, spawns: [] }));
+        summary.spawns.push(one);
         log('paired.spawn', { spawn, query: q.name, engine: e.name, ...one });
       }
     }

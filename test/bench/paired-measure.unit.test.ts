@@ -1,5 +1,6 @@
 import test from 'ava';
-import { processCpu, ratiosOf, rotationOrder, type PairedRotation } from '../../bench/paired-measure.js';
+import { ratiosOf, rotationOrder, type PairedRotation } from '../../bench/paired-measure.js';
+import { processCpu } from '../../bench/load.js';
 import { parseConfig } from '../../bench/config.js';
 
 test('over n rotations each of n targets holds each place of the order exactly once', (t) => {
