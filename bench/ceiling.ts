@@ -1,13 +1,17 @@
 // The ceiling: a minimal node:http + pg server answering each bench query with its one hand-written SQL statement
 // (named prepared statement; Postgres builds the JSON and Node returns it as text), the best an engine could do.
+// In floor mode (`floorLog`) it also does the work every engine request carries (bench/floor.ts).
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { QUERIES, type BenchQuery } from './queries.js';
+import { floorWork, type FloorWork } from './floor.js';
 
 export interface Ceiling {
   server: http.Server;
   url: string;
+  /** In floor mode: its per-request work (request counts). */
+  floor: FloorWork | null;
   close(): Promise<void>;
 }
 
@@ -16,6 +20,8 @@ export interface CeilingOptions {
   port?: number; // 0 or absent: any free port
   host?: string;
   poolSize?: number;
+  /** Floor mode: the http-log lines go to this file. */
+  floorLog?: string;
 }
 
 /** Starts the ceiling; it serves `POST /v1/graphql` with the engine's request body and routes on `operationName`. */
@@ -23,15 +29,26 @@ export async function startCeiling(opts: CeilingOptions): Promise<Ceiling> {
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
   const byName = new Map<string, BenchQuery>(QUERIES.map((q) => [q.name, q]));
 
-  const reply = (res: http.ServerResponse, status: number, body: string) => {
+  const floor = opts.floorLog === undefined ? null : floorWork(opts.floorLog);
+  // Two reply functions rather than a test per request: the ceiling's own path stays as it was.
+  const plainReply = (_req: http.IncomingMessage, res: http.ServerResponse, _started: bigint, status: number, body: string) => {
     res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
     res.end(body);
   };
-  const fail = (res: http.ServerResponse, status: number, message: string) =>
-    reply(res, status, JSON.stringify({ errors: [{ message, extensions: { code: 'ceiling-error', path: '$' } }] }));
+  const floorReply = (req: http.IncomingMessage, res: http.ServerResponse, started: bigint, status: number, body: string) => {
+    const requestId = floor!.requestId();
+    const size = Buffer.byteLength(body);
+    res.writeHead(status, { 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8', 'content-length': size });
+    res.end(body);
+    floor!.done(req, requestId, status, size, started);
+  };
+  const reply = floor === null ? plainReply : floorReply;
+  const fail = (req: http.IncomingMessage, res: http.ServerResponse, started: bigint, status: number, message: string) =>
+    reply(req, res, started, status, JSON.stringify({ errors: [{ message, extensions: { code: 'ceiling-error', path: '$' } }] }));
 
   const server = http.createServer((req, res) => {
-    if (req.method !== 'POST' || req.url !== '/v1/graphql') return fail(res, 404, 'only POST /v1/graphql is served');
+    const started = floor === null ? 0n : process.hrtime.bigint();
+    if (req.method !== 'POST' || req.url !== '/v1/graphql') return fail(req, res, started, 404, 'only POST /v1/graphql is served');
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
@@ -40,15 +57,15 @@ export async function startCeiling(opts: CeilingOptions): Promise<Ceiling> {
       try {
         const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { operationName?: string; variables?: Record<string, unknown> };
         q = body.operationName ? byName.get(body.operationName) : undefined;
-        if (!q) return fail(res, 400, `unknown operationName ${JSON.stringify(body.operationName)}`);
+        if (!q) return fail(req, res, started, 400, `unknown operationName ${JSON.stringify(body.operationName)}`);
         const vars = body.variables ?? {};
         values = q.params.map((p) => vars[p]);
       } catch {
-        return fail(res, 400, 'invalid json');
+        return fail(req, res, started, 400, 'invalid json');
       }
       pool.query({ name: q.name, text: q.sql, values, rowMode: 'array' }).then(
-        (r) => reply(res, 200, r.rows[0][0] as string),
-        (e: Error) => fail(res, 500, e.message),
+        (r) => reply(req, res, started, 200, r.rows[0][0] as string),
+        (e: Error) => fail(req, res, started, 500, e.message),
       );
     });
   });
@@ -62,10 +79,12 @@ export async function startCeiling(opts: CeilingOptions): Promise<Ceiling> {
   return {
     server,
     url: `http://127.0.0.1:${port}`,
+    floor,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await pool.end();
+      floor?.close();
     },
   };
 }

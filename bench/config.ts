@@ -24,6 +24,7 @@ export interface BenchConfig {
   spawns: number; // fresh sets of processes per measurement
   rotations: number; // short runs per target per query per spawn, in cyclic order
   runSeconds: number; // length of each of those runs
+  floor: boolean; // also measure the floor (bench/floor.ts) and each engine against it
 }
 
 const HELP = `usage: npm run bench -- [options]
@@ -45,6 +46,8 @@ const HELP = `usage: npm run bench -- [options]
   --spawns N            bench:paired: fresh processes this many times (BENCH_SPAWNS, default 4)
   --rotations N         bench:paired: runs per target per query per spawn, in cyclic order (BENCH_ROTATIONS, default 8)
   --run-seconds S       bench:paired: seconds per run (BENCH_RUN_SECONDS, default 1)
+  --floor               bench:paired: also the floor (the ceiling plus every request's request id, metrics and
+                        http-log line), against the ceiling, and each engine against it
   --pg-pool N           Postgres pool size of the ceiling and of the spawned engine (BENCH_PG_POOL, default 16)
   --check               compare the JSON of both targets and stop (no load)
   --cpu-prof            profile the spawned engine (node --cpu-prof) during the load; summary in the results
@@ -114,10 +117,11 @@ export function parseConfig(argv: string[], env: NodeJS.ProcessEnv): BenchConfig
     spawns: Math.floor(num('spawns', 'BENCH_SPAWNS', 4)),
     rotations: Math.floor(num('rotations', 'BENCH_ROTATIONS', 8)),
     runSeconds: num('run-seconds', 'BENCH_RUN_SECONDS', 1),
+    floor: flags.has('floor'),
   };
 }
 
-const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check', 'explain', 'cpu-prof']);
+const BOOLEAN_FLAGS = new Set(['quick', 'ceiling-only', 'engine-only', 'check', 'explain', 'cpu-prof', 'floor']);
 const KNOWN_FLAGS = new Set([
   ...BOOLEAN_FLAGS,
   'scale', 'seed', 'rounds', 'database', 'connections', 'warmup', 'duration', 'only',

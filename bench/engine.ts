@@ -118,8 +118,8 @@ export async function spawnEngine(opts: {
   return { child, url, logFile: opts.logFile, stop };
 }
 
-/** Starts the ceiling in its own process (bench/ceiling-main.ts through tsx). */
-export async function spawnCeiling(opts: { databaseUrl: string; port: number; poolSize: number; wrapper?: string[] }): Promise<SpawnedProcess> {
+/** Starts the ceiling in its own process (bench/ceiling-main.ts through tsx); with `floorLog`, the floor (bench/floor.ts). */
+export async function spawnCeiling(opts: { databaseUrl: string; port: number; poolSize: number; wrapper?: string[]; floorLog?: string }): Promise<SpawnedProcess> {
   if (opts.port !== 0) await assertPortFree(opts.port);
   const child = spawnNode(opts.wrapper, ['--import', 'tsx', `${ROOT}bench/ceiling-main.ts`], {
     cwd: ROOT,
@@ -128,6 +128,7 @@ export async function spawnCeiling(opts: { databaseUrl: string; port: number; po
       BENCH_CEILING_DATABASE_URL: opts.databaseUrl,
       BENCH_CEILING_PORT: String(opts.port),
       BENCH_CEILING_POOL: String(opts.poolSize),
+      BENCH_CEILING_FLOOR_LOG: opts.floorLog ?? '',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -140,8 +141,8 @@ export async function spawnCeiling(opts: { databaseUrl: string; port: number; po
     });
     child.once('exit', (code) => reject(new Error(`ceiling exited with code ${code} before it was ready`)));
   });
-  log('ceiling.ready', { pid: child.pid, url });
-  return { child, url, logFile: '', stop: stopper(child) };
+  log(opts.floorLog === undefined ? 'ceiling.ready' : 'floor.ready', { pid: child.pid, url });
+  return { child, url, logFile: opts.floorLog ?? '', stop: stopper(child) };
 }
 
 /** Peak resident set size (VmHWM) in bytes of one process (Linux /proc), or null if unavailable. */

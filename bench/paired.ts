@@ -8,7 +8,9 @@
 //   its whole life.
 // Reported per query and engine: the median over spawns of each spawn's median ratio, with the spread over
 // spawns, user and system time apart, and req/s. `--engine-root A,B` compares several snapshots in the same
-// rotations (each against the same ceiling). Every response must be the body checked against the ceiling's JSON.
+// rotations (each against the same ceiling). `--floor` adds the floor (bench/floor.ts: the ceiling plus the work
+// every engine request carries) to the rotations: the floor against the ceiling, and each engine against the floor.
+// Every response must be the body checked against the ceiling's JSON.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseConfig, type BenchConfig } from './config.js';
@@ -21,11 +23,16 @@ import { measureRotations, ratiosOf, type PairedRotation, type PairedTarget } fr
 import { log, logError } from './log.js';
 
 const CEILING = 'ceiling';
+const FLOOR = 'floor';
 
 /** A spawn's targets up and set up: the ceiling, then one engine per root (null: this checkout). */
 async function spawnTargets(config: BenchConfig, url: string, roots: (string | null)[], stamp: string, started: SpawnedProcess[]) {
   const ceiling = await spawnCeiling({ databaseUrl: url, port: 0, poolSize: config.pgPool });
   started.push(ceiling);
+  const floor = config.floor
+    ? await spawnCeiling({ databaseUrl: url, port: 0, poolSize: config.pgPool, floorLog: join(config.resultsDir, `paired-${stamp}-floor.log`) })
+    : null;
+  if (floor !== null) started.push(floor);
   const engines: { name: string; process: SpawnedProcess }[] = [];
   for (const [i, root] of roots.entries()) {
     const e = await spawnEngine({
@@ -39,13 +46,13 @@ async function spawnTargets(config: BenchConfig, url: string, roots: (string | n
   await setupEngineMetadata(engines[0].process.url);
   const seq = (await typename(engines[0].process.url, {})).headers.get('x-engine-metadata-version') ?? '0';
   for (const e of engines.slice(1)) await typename(e.process.url, { 'x-engine-min-metadata-version': seq });
-  return { ceiling, engines };
+  return { ceiling, floor, engines };
 }
 
 const typename = (url: string, headers: Record<string, string>) =>
   fetch(`${url}/v1/graphql`, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: '{"query":"{__typename}"}' });
 
-/** Each engine's body for the query, checked against the ceiling's JSON; null (and logged) when one differs. */
+/** Each engine's (and the floor's) body for the query, checked against the ceiling's JSON; null (and logged) when one differs. */
 async function checkedTargets(q: BenchQuery, ceiling: SpawnedProcess, engines: { name: string; process: SpawnedProcess }[]): Promise<PairedTarget[] | null> {
   const targets: PairedTarget[] = [];
   for (const e of engines) {
@@ -63,18 +70,24 @@ async function checkedTargets(q: BenchQuery, ceiling: SpawnedProcess, engines: {
 interface Summary {
   query: string;
   engine: string;
-  /** Per spawn: the median of its rotations' ratios. */
+  /** Per spawn: the median of its rotations' ratios to the ceiling. */
   spawns: { cpu: number; user: number; system: number; rps: number }[];
+  /** With --floor, an engine's: per spawn, the median of its rotations' ratios to the floor. */
+  vsFloor: { cpu: number; rps: number }[];
 }
 
 const fixed = (x: number) => x.toFixed(3);
 
-function formatSummaries(summaries: Summary[]): string {
-  const rows = [['query', 'engine', 'CPU/req e/c (min-max over spawns)', 'user e/c', 'system e/c', 'req/s e/c']];
+function formatSummaries(summaries: Summary[], withFloor: boolean): string {
+  const rows = [['query', 'engine', 'CPU/req e/c (min-max over spawns)', 'user e/c', 'system e/c', 'req/s e/c', ...(withFloor ? ['CPU/req e/floor', 'req/s e/floor'] : [])]];
   for (const s of summaries) {
     const col = (k: 'cpu' | 'user' | 'system' | 'rps') => median(s.spawns.map((x) => x[k]));
     const cpus = s.spawns.map((x) => x.cpu);
-    rows.push([s.query, s.engine, `${fixed(col('cpu'))} (${fixed(Math.min(...cpus))}-${fixed(Math.max(...cpus))})`, fixed(col('user')), fixed(col('system')), fixed(col('rps'))]);
+    const vsFloor = (k: 'cpu' | 'rps') => (s.vsFloor.length ? fixed(median(s.vsFloor.map((x) => x[k]))) : '-');
+    rows.push([
+      s.query, s.engine, `${fixed(col('cpu'))} (${fixed(Math.min(...cpus))}-${fixed(Math.max(...cpus))})`, fixed(col('user')), fixed(col('system')), fixed(col('rps')),
+      ...(withFloor ? [vsFloor('cpu'), vsFloor('rps')] : []),
+    ]);
   }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
   return rows.map((r) => r.map((c, i) => c.padEnd(widths[i])).join('  ')).join('\n');
@@ -91,30 +104,33 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
   const summaries = new Map<string, Summary>();
   let problems = 0;
   for (let spawn = 0; spawn < config.spawns; spawn++) {
-    const { ceiling, engines } = await spawnTargets(config, dataset.url, roots, stamp, started);
+    const { ceiling, floor, engines } = await spawnTargets(config, dataset.url, roots, stamp, started);
+    const measured = floor === null ? engines : [...engines, { name: FLOOR, process: floor }];
     for (const q of queries) {
-      const targets = await checkedTargets(q, ceiling, engines);
+      const targets = await checkedTargets(q, ceiling, measured);
       if (targets === null) return 1;
       const body = graphqlBody(q);
       for (const t of targets) await graphqlLoad({ url: t.url, body, connections: config.connections, duration: config.warmupSeconds });
       const rotations = await measureRotations({ targets, body, connections: config.connections, rotations: config.rotations, runSeconds: config.runSeconds, shift: spawn });
       raw.push({ spawn, query: q.name, rotations });
       for (const r of rotations) for (const run of Object.values(r.runs)) problems += run.problems;
-      for (const e of engines) {
+      for (const e of measured) {
         const ratios = ratiosOf(rotations, e.name, CEILING);
         const one = { cpu: median(ratios.cpu), user: median(ratios.user), system: median(ratios.system), rps: median(ratios.rps) };
         const key = `${q.name}\u0000${e.name}`;
         let summary = summaries.get(key);
-        if (summary === undefined) summaries.set(key, (summary = { query: q.name, engine: e.name, spawns: [] }));
+        if (summary === undefined) summaries.set(key, (summary = { query: q.name, engine: e.name, spawns: [], vsFloor: [] }));
         summary.spawns.push(one);
-        log('paired.spawn', { spawn, query: q.name, engine: e.name, ...one });
+        const toFloor = floor !== null && e.name !== FLOOR ? ratiosOf(rotations, e.name, FLOOR) : null;
+        if (toFloor !== null) summary.vsFloor.push({ cpu: median(toFloor.cpu), rps: median(toFloor.rps) });
+        log('paired.spawn', { spawn, query: q.name, engine: e.name, ...one, ...(toFloor ? { cpuToFloor: summary.vsFloor.at(-1)!.cpu } : {}) });
       }
     }
     await Promise.all(started.splice(0).map((p) => p.stop()));
   }
   const file = join(config.resultsDir, `paired-${stamp}.json`);
   writeFileSync(file, `${JSON.stringify({ config: { ...config, databaseUrl: undefined }, roots, summaries: [...summaries.values()], raw }, null, 2)}\n`);
-  process.stdout.write(`\n${formatSummaries([...summaries.values()])}\nJSON report: ${file}\n`);
+  process.stdout.write(`\n${formatSummaries([...summaries.values()], config.floor)}\nJSON report: ${file}\n`);
   if (problems) logError('paired.problems', { count: problems, hint: 'errors, timeouts, non-2xx or bodies other than the checked one (see the JSON report)' });
   return problems ? 1 : 0;
 }

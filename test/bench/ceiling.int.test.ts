@@ -1,5 +1,9 @@
 // The bench dataset generator and the ceiling server: the ceiling's JSON for every query equals an expectation built
 // in JS from plain SQL rows, and the generator is deterministic and skips regeneration when the data is current.
+// In floor mode the ceiling answers the same and does every engine request's work: request id, metrics, http-log.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import test from 'ava';
 import pg from 'pg';
 import { createTestDatabase, baseDatabaseUrl, type TestDatabase } from '../helpers/db.js';
@@ -168,6 +172,42 @@ for (const q of QUERIES) {
 test.serial('ceiling rejects an unknown operation', async (t) => {
   const res = await fetch(`${ceiling.url}/v1/graphql`, { method: 'POST', body: JSON.stringify({ query: '{x}', operationName: 'Nope' }) });
   t.is(res.status, 400);
+});
+
+test.serial('the floor answers as the ceiling does, with a request id, a request count and an http-log line per request', async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'engine-floor-'));
+  const logFile = join(dir, 'floor.log');
+  const floor = await startCeiling({ databaseUrl: db.url, poolSize: 2, floorLog: logFile });
+  let requestId = '';
+  try {
+    const q = query('Q2');
+    const plain = await postGraphql(ceiling.url, q);
+    const res = await fetch(`${floor.url}/v1/graphql`, { method: 'POST', body: JSON.stringify({ query: q.graphql, variables: q.variables, operationName: q.name }) });
+    const body = await res.text();
+    t.is(res.status, 200);
+    t.is(body, plain.text);
+    requestId = res.headers.get('x-request-id') ?? '';
+    t.regex(requestId, /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+    const unknown = await fetch(`${floor.url}/v1/graphql`, { method: 'POST', body: JSON.stringify({ query: '{x}', operationName: 'Nope' }) });
+    t.is(unknown.status, 400);
+    t.not(unknown.headers.get('x-request-id'), requestId);
+    t.is(floor.floor!.count('/v1/graphql', 'query', 200), 1);
+    t.is(floor.floor!.count('/v1/graphql', 'query', 400), 1);
+    t.is(ceiling.floor, null);
+  } finally {
+    await floor.close();
+  }
+  const lines = readFileSync(logFile, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; detail: any });
+  rmSync(dir, { recursive: true, force: true });
+  t.is(lines.length, 2);
+  const [first, second] = lines;
+  t.is(first.type, 'http-log');
+  t.is(first.detail.operation.request_id, requestId);
+  t.is(first.detail.operation.response_size, Buffer.byteLength((await postGraphql(ceiling.url, query('Q2'))).text));
+  t.true(first.detail.operation.query_execution_time > 0);
+  t.deepEqual(first.detail.http_info, { status: 200, method: 'POST', ip: '127.0.0.1', url: '/v1/graphql', http_version: 'HTTP/1.1', content_encoding: null });
+  t.is(second.detail.http_info.status, 400);
+  t.not(first.detail.operation.request_id, second.detail.operation.request_id);
 });
 
 test.serial('the generator has the row counts, keys and foreign-key indexes it promises', async (t) => {

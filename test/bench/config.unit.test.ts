@@ -5,7 +5,7 @@ import { metadataBulk } from '../../bench/engine.js';
 
 test('defaults are the full bench', (t) => {
   const c = parseConfig([], {});
-  t.like(c, { scale: 1, database: 'engine_bench', connections: 16, warmupSeconds: 3, durationSeconds: 10, only: null, quick: false });
+  t.like(c, { scale: 1, database: 'engine_bench', connections: 16, warmupSeconds: 3, durationSeconds: 10, only: null, quick: false, floor: false });
   t.deepEqual(c.targets, ['engine', 'ceiling']);
 });
 
@@ -24,6 +24,11 @@ test('bad input fails loudly', (t) => {
   t.throws(() => parseConfig(['--nope'], {}), { message: /unknown flag --nope/ });
   t.throws(() => parseConfig(['--duration', '-1'], {}), { message: /positive number/ });
   t.throws(() => selectQueries(['Q9']), { message: /unknown queries: Q9/ });
+});
+
+test('--floor adds the floor to bench:paired, and takes no value', (t) => {
+  t.true(parseConfig(['--floor', '--spawns', '2'], {}).floor);
+  t.like(parseConfig(['--floor', '--spawns', '2'], {}), { spawns: 2 });
 });
 
 test('target selection', (t) => {
