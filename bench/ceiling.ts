@@ -5,7 +5,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { QUERIES, type BenchQuery } from './queries.js';
-import { floorWork, type FloorWork } from './floor.js';
+import type { FloorWork } from './floor.js';
 
 export interface Ceiling {
   server: http.Server;
@@ -24,25 +24,31 @@ export interface CeilingOptions {
   floorLog?: string;
 }
 
+type Reply = (req: http.IncomingMessage, res: http.ServerResponse, started: bigint, status: number, body: string) => void;
+
+const plainReply: Reply = (_req, res, _started, status, body) => {
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
+  res.end(body);
+};
+
+/** The floor's reply: the ceiling's, with a request id, then the request counted and logged. */
+const floorReply = (work: FloorWork): Reply => (req, res, started, status, body) => {
+  const requestId = work.requestId();
+  const size = Buffer.byteLength(body);
+  res.writeHead(status, { 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8', 'content-length': size });
+  res.end(body);
+  work.done(req, requestId, status, size, started);
+};
+
 /** Starts the ceiling; it serves `POST /v1/graphql` with the engine's request body and routes on `operationName`. */
 export async function startCeiling(opts: CeilingOptions): Promise<Ceiling> {
   const pool = new pg.Pool({ connectionString: opts.databaseUrl, max: opts.poolSize ?? 10 });
   const byName = new Map<string, BenchQuery>(QUERIES.map((q) => [q.name, q]));
 
-  const floor = opts.floorLog === undefined ? null : floorWork(opts.floorLog);
+  // The floor's code (and the engine's metrics module it uses) is loaded only in floor mode.
+  const floor = opts.floorLog === undefined ? null : (await import('./floor.js')).floorWork(opts.floorLog);
   // Two reply functions rather than a test per request: the ceiling's own path stays as it was.
-  const plainReply = (_req: http.IncomingMessage, res: http.ServerResponse, _started: bigint, status: number, body: string) => {
-    res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) });
-    res.end(body);
-  };
-  const floorReply = (req: http.IncomingMessage, res: http.ServerResponse, started: bigint, status: number, body: string) => {
-    const requestId = floor!.requestId();
-    const size = Buffer.byteLength(body);
-    res.writeHead(status, { 'x-request-id': requestId, 'content-type': 'application/json; charset=utf-8', 'content-length': size });
-    res.end(body);
-    floor!.done(req, requestId, status, size, started);
-  };
-  const reply = floor === null ? plainReply : floorReply;
+  const reply = floor === null ? plainReply : floorReply(floor);
   const fail = (req: http.IncomingMessage, res: http.ServerResponse, started: bigint, status: number, message: string) =>
     reply(req, res, started, status, JSON.stringify({ errors: [{ message, extensions: { code: 'ceiling-error', path: '$' } }] }));
 

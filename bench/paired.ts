@@ -122,8 +122,9 @@ async function main(config: BenchConfig, started: SpawnedProcess[]): Promise<num
         if (summary === undefined) summaries.set(key, (summary = { query: q.name, engine: e.name, spawns: [], vsFloor: [] }));
         summary.spawns.push(one);
         const toFloor = floor !== null && e.name !== FLOOR ? ratiosOf(rotations, e.name, FLOOR) : null;
-        if (toFloor !== null) summary.vsFloor.push({ cpu: median(toFloor.cpu), rps: median(toFloor.rps) });
-        log('paired.spawn', { spawn, query: q.name, engine: e.name, ...one, ...(toFloor ? { cpuToFloor: summary.vsFloor.at(-1)!.cpu } : {}) });
+        const vsFloor = toFloor === null ? null : { cpu: median(toFloor.cpu), rps: median(toFloor.rps) };
+        if (vsFloor !== null) summary.vsFloor.push(vsFloor);
+        log('paired.spawn', { spawn, query: q.name, engine: e.name, ...one, ...(vsFloor ? { cpuToFloor: vsFloor.cpu } : {}) });
       }
     }
     await Promise.all(started.splice(0).map((p) => p.stop()));

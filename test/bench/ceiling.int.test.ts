@@ -177,11 +177,11 @@ test.serial('ceiling rejects an unknown operation', async (t) => {
 test.serial('the floor answers as the ceiling does, with a request id, a request count and an http-log line per request', async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'engine-floor-'));
   const logFile = join(dir, 'floor.log');
+  const q = query('Q2');
+  const plain = await postGraphql(ceiling.url, q);
   const floor = await startCeiling({ databaseUrl: db.url, poolSize: 2, floorLog: logFile });
   let requestId = '';
   try {
-    const q = query('Q2');
-    const plain = await postGraphql(ceiling.url, q);
     const res = await fetch(`${floor.url}/v1/graphql`, { method: 'POST', body: JSON.stringify({ query: q.graphql, variables: q.variables, operationName: q.name }) });
     const body = await res.text();
     t.is(res.status, 200);
@@ -191,8 +191,8 @@ test.serial('the floor answers as the ceiling does, with a request id, a request
     const unknown = await fetch(`${floor.url}/v1/graphql`, { method: 'POST', body: JSON.stringify({ query: '{x}', operationName: 'Nope' }) });
     t.is(unknown.status, 400);
     t.not(unknown.headers.get('x-request-id'), requestId);
-    t.is(floor.floor!.count('/v1/graphql', 'query', 200), 1);
-    t.is(floor.floor!.count('/v1/graphql', 'query', 400), 1);
+    t.is(await floor.floor!.count('/v1/graphql', 'query', 200), 1);
+    t.is(await floor.floor!.count('/v1/graphql', 'query', 400), 1);
     t.is(ceiling.floor, null);
   } finally {
     await floor.close();
@@ -203,7 +203,7 @@ test.serial('the floor answers as the ceiling does, with a request id, a request
   const [first, second] = lines;
   t.is(first.type, 'http-log');
   t.is(first.detail.operation.request_id, requestId);
-  t.is(first.detail.operation.response_size, Buffer.byteLength((await postGraphql(ceiling.url, query('Q2'))).text));
+  t.is(first.detail.operation.response_size, Buffer.byteLength(plain.text));
   t.true(first.detail.operation.query_execution_time > 0);
   t.deepEqual(first.detail.http_info, { status: 200, method: 'POST', ip: '127.0.0.1', url: '/v1/graphql', http_version: 'HTTP/1.1', content_encoding: null });
   t.is(second.detail.http_info.status, 400);
