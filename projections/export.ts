@@ -16,7 +16,8 @@ import {
   tableConfiguration,
   tableName,
 } from '../events/commands.js';
-import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta } from '../events/actions.js';
+import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta, type CustomTypes } from '../events/actions.js';
+import { exportCustomTypes } from '../events/custom-types-json.js';
 import {
   emptyMetadata,
   emptyTableMeta,
@@ -67,7 +68,8 @@ function exportPermissionDef(kind: PermKind, p: Record<string, unknown>): Record
       const out: Record<string, unknown> = { check: p.check };
       if (nonEmpty(p.set as object)) out.set = p.set;
       if (p.columns !== undefined) out.columns = p.columns;
-      if (p.backend_only === true) out.backend_only = true;
+      // Written whenever it was given, false included, as the original exports it.
+      if (typeof p.backend_only === 'boolean') out.backend_only = p.backend_only;
       return out;
     }
     case 'select': {
@@ -166,7 +168,7 @@ export function exportMetadata(m: Metadata): Record<string, unknown> {
   if (m.query_collections.length) out.query_collections = [...(m.query_collections as Array<{ name: string }>)].sort(byName);
   if (m.allowlist.length) out.allowlist = [...(m.allowlist as Array<{ collection: string }>)].sort(byCollection);
   if (m.actions.length) out.actions = [...(m.actions as ActionMeta[])].sort(byName).map(exportAction);
-  if (nonEmpty(m.custom_types)) out.custom_types = m.custom_types;
+  if (nonEmpty(m.custom_types)) out.custom_types = exportCustomTypes(m.custom_types as CustomTypes);
   if (m.cron_triggers.length) out.cron_triggers = m.cron_triggers;
   return out;
 }
