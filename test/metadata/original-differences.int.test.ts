@@ -1,6 +1,8 @@
 // Metadata API wording and lists as the original (issue 8): overloaded tracked functions, track_function errors'
 // `internal`, run_sql read_only refusals, column type changes blocked by several permissions, event triggers in
-// export order, and get_inconsistent_metadata after tables are dropped outside the engine.
+// export order, and get_inconsistent_metadata after tables are dropped outside the engine. Issue 34: a missing
+// table's reason as the original's schema cache writes it (no space before the colon) while track_table keeps
+// SPEC.md's text.
 import test from 'ava';
 import pg from 'pg';
 import { queryOk, startTestEngine, type TestEngine } from '../helpers/engine.js';
@@ -101,8 +103,8 @@ test.serial('get_inconsistent_metadata after tables are dropped outside the engi
   t.false(r.is_consistent);
   const brief = r.inconsistent_objects.map((o) => [o.type, (o.definition as { name?: string; role?: string }).name ?? (o.definition as { role: string }).role, o.reason]);
   t.deepEqual(brief, [
-    ['table', 'shelf', 'no such table/view exists in postgres : "shelf"'],
-    ['table', 'tag', 'no such table/view exists in postgres : "tag"'],
+    ['table', 'shelf', 'no such table/view exists in postgres: "shelf"'],
+    ['table', 'tag', 'no such table/view exists in postgres: "tag"'],
     ['array_relation', 'tags', 'table "tag" is not tracked'],
     ['object_relation', 'shelf', 'table "tag" does not exist'],
     ['object_relation', 'book', 'table "tag" does not exist'],
@@ -115,4 +117,17 @@ test.serial('get_inconsistent_metadata after tables are dropped outside the engi
   });
   await ok({ type: 'drop_inconsistent_metadata', args: {} });
   t.deepEqual(await ok({ type: 'get_inconsistent_metadata', args: {} }), { is_consistent: true, inconsistent_objects: [] });
+});
+
+test.serial('a table missing from Postgres: track_table answers SPEC.md\'s error, the inconsistent object the original\'s reason', async (t) => {
+  const r = await e.query({ type: 'track_table', args: { table: { schema: 'public', name: 'ghost' } } });
+  t.is(r.status, 400);
+  t.deepEqual(r.body, { path: '$.args', error: 'no such table/view exists in postgres : "ghost"', code: 'not-exists' });
+  await ok(sql('CREATE TABLE ghost (id int PRIMARY KEY)'));
+  await ok({ type: 'track_table', args: 'ghost' });
+  await outside('DROP TABLE ghost');
+  await ok({ type: 'reload_metadata', args: {} });
+  const m = (await ok({ type: 'get_inconsistent_metadata', args: {} })) as { inconsistent_objects: unknown[] };
+  t.deepEqual(m.inconsistent_objects, [{ reason: 'no such table/view exists in postgres: "ghost"', type: 'table', definition: { schema: 'public', name: 'ghost' } }]);
+  await ok({ type: 'drop_inconsistent_metadata', args: {} });
 });
