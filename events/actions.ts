@@ -15,11 +15,17 @@ export const graphqlType = z.string().refine((s) => /^\s*(\[\s*)*[_A-Za-z][_0-9A
 export const baseTypeName = (t: string): string => t.replace(/[[\]!\s]/g, '');
 export const isListType = (t: string): boolean => t.includes('[');
 
+// Note [Kind of a query action]
+// The original reads `kind` only when the action is a mutation (absent or null: synchronous); a query action's
+// kind is never looked at. Its CLI writes `kind: ""` into every query action it saves, so that must apply.
+const mutationKind = z.enum(['synchronous', 'asynchronous']).nullable().optional();
+
 export const actionDefinition = z
   .object({
     arguments: z.array(z.object({ name: graphqlName, type: graphqlType, description })).nullable().optional(),
     output_type: graphqlType,
-    kind: z.enum(['synchronous', 'asynchronous']).optional(),
+    // Read for mutations only (Note [Kind of a query action]).
+    kind: z.unknown().optional(),
     headers: z.array(headerConf).nullable().optional(),
     forward_client_headers: z.boolean().optional(),
     handler: z.string(),
@@ -29,6 +35,9 @@ export const actionDefinition = z
   .superRefine((d, ctx) => {
     if (d.type !== undefined && d.type !== 'mutation' && d.type !== 'query') {
       ctx.addIssue({ code: z.ZodIssueCode.custom, path: ['type'], message: `expected mutation or query, but found ${d.type}` });
+    } else if (d.type !== 'query') {
+      const kind = mutationKind.safeParse(d.kind);
+      if (!kind.success) for (const issue of kind.error.issues) ctx.addIssue({ ...issue, path: ['kind', ...issue.path] });
     }
   })
   .transform((d) => {
@@ -37,7 +46,7 @@ export const actionDefinition = z
       arguments: (d.arguments ?? []).map((a) => ({ name: a.name, type: a.type, ...(a.description != null ? { description: a.description } : {}) })),
       output_type: d.output_type,
       // A query action has no kind (a given one is ignored).
-      ...(type === 'mutation' ? { kind: d.kind ?? 'synchronous' } : {}),
+      ...(type === 'mutation' ? { kind: mutationKind.parse(d.kind) ?? 'synchronous' } : {}),
       headers: d.headers ?? [],
       forward_client_headers: d.forward_client_headers ?? false,
       handler: d.handler,

@@ -16,7 +16,8 @@ import {
   tableConfiguration,
   tableName,
 } from '../events/commands.js';
-import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta } from '../events/actions.js';
+import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta, type CustomTypes } from '../events/actions.js';
+import { exportCustomTypes } from '../events/custom-types-json.js';
 import {
   emptyMetadata,
   emptyTableMeta,
@@ -33,6 +34,7 @@ import {
 const qn = (q: QualifiedName) => ({ schema: q.schema, name: q.name });
 const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 const byRole = <T extends { role: string }>(a: T, b: T) => (a.role < b.role ? -1 : a.role > b.role ? 1 : 0);
+const byCollection = <T extends { collection: string }>(a: T, b: T) => (a.collection < b.collection ? -1 : a.collection > b.collection ? 1 : 0);
 const nonEmpty = (o: object | undefined | null) => o != null && Object.keys(o).length > 0;
 
 export function exportRelationshipUsing(using: RelationshipMeta['using']): Record<string, unknown> {
@@ -66,7 +68,8 @@ function exportPermissionDef(kind: PermKind, p: Record<string, unknown>): Record
       const out: Record<string, unknown> = { check: p.check };
       if (nonEmpty(p.set as object)) out.set = p.set;
       if (p.columns !== undefined) out.columns = p.columns;
-      if (p.backend_only === true) out.backend_only = true;
+      // Written whenever it was given, false included, as the original exports it.
+      if (typeof p.backend_only === 'boolean') out.backend_only = p.backend_only;
       return out;
     }
     case 'select': {
@@ -134,7 +137,9 @@ export function exportAction(a: ActionMeta): Record<string, unknown> {
   if (d.timeout !== 30) def.timeout = d.timeout;
   const out: Record<string, unknown> = { name: a.name, definition: def };
   if (a.comment != null) out.comment = a.comment;
-  if (a.permissions.length) out.permissions = a.permissions.map((p) => (p.comment != null ? { role: p.role, comment: p.comment } : { role: p.role }));
+  if (a.permissions.length) {
+    out.permissions = [...a.permissions].sort(byRole).map((p) => (p.comment != null ? { role: p.role, comment: p.comment } : { role: p.role }));
+  }
   return out;
 }
 
@@ -152,14 +157,18 @@ export function exportMetadata(m: Metadata): Record<string, unknown> {
       return o;
     });
   }
-  if (m.remote_schemas.length) {
-    const name = (x: unknown) => String((x as { name?: unknown })?.name ?? '');
-    out.remote_schemas = [...m.remote_schemas].sort((a, b) => (name(a) < name(b) ? -1 : name(a) > name(b) ? 1 : 0));
-  }
-  if (m.query_collections.length) out.query_collections = m.query_collections;
-  if (m.allowlist.length) out.allowlist = m.allowlist;
-  if (m.actions.length) out.actions = (m.actions as ActionMeta[]).map(exportAction);
-  if (nonEmpty(m.custom_types)) out.custom_types = m.custom_types;
+  // Note [Export order]
+  // As the original reads its catalog back: by name whatever order things were created in (tables and functions
+  // by schema then name, relationships and event triggers by name, permissions by role, remote schemas, query
+  // collections, allow-list entries and actions by name, an action's permissions by role). Lists it stores as one
+  // document keep the order they were given in: the queries of a collection, custom types, headers, arguments.
+  // Computed fields, remote relationships and cron triggers it reads with no ORDER BY, so in the order they were
+  // stored: creation order here.
+  if (m.remote_schemas.length) out.remote_schemas = [...(m.remote_schemas as Array<{ name: string }>)].sort(byName);
+  if (m.query_collections.length) out.query_collections = [...(m.query_collections as Array<{ name: string }>)].sort(byName);
+  if (m.allowlist.length) out.allowlist = [...(m.allowlist as Array<{ collection: string }>)].sort(byCollection);
+  if (m.actions.length) out.actions = [...(m.actions as ActionMeta[])].sort(byName).map(exportAction);
+  if (nonEmpty(m.custom_types)) out.custom_types = exportCustomTypes(m.custom_types as CustomTypes);
   if (m.cron_triggers.length) out.cron_triggers = m.cron_triggers;
   return out;
 }

@@ -3,6 +3,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey } from '../../src/core/names.js';
 import { baseTypeName, isListType, type ActionDefinition, type ActionMeta, type CustomTypes } from '../actions.js';
+import { customTypesDefinition } from '../custom-types-json.js';
 import { ev, type Event } from '../types.js';
 import { q, qt, type DecideContext } from './common.js';
 
@@ -36,7 +37,12 @@ export function decideAction(cmd: ActionCommand, ctx: DecideContext): Event[] {
       const reasons = customTypeProblems(cmd.custom_types, ctx);
       if (reasons.length) {
         const why = reasons.length === 1 ? `because ${reasons[0]}` : `for the following reasons:\n${reasons.map((r) => `  • ${r}\n`).join('')}`;
-        throw new EngineError('constraint-violation', `validation for the given custom types failed ${why}`, { path: '$.args' });
+        const reason = `validation for the given custom types failed ${why}`;
+        // As the original, which stores the types and rebuilds: the custom types are the inconsistent object.
+        throw new EngineError('constraint-violation', reason, {
+          path: '$.args',
+          internal: [{ definition: customTypesDefinition(cmd.custom_types), reason, type: 'custom_types' }],
+        });
       }
       return [ev('custom_types_set', { custom_types: cmd.custom_types })];
     }

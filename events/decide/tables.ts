@@ -20,6 +20,11 @@ export function decideTable(cmd: TableCommand, ctx: DecideContext): Event[] {
       if (m.functions[qualifiedKey(cmd.table)]) {
         throw new EngineError('not-supported', `function with name ${qt(cmd.table)} already exists`, { path: '$.args' });
       }
+      // SPEC.md gives this call's own error (the inconsistent object's reason, written without the space, is
+      // another text: src/cache/build.ts).
+      if (!ctx.catalog.tables[qualifiedKey(cmd.table)]) {
+        throw new EngineError('not-exists', `no such table/view exists in postgres : ${qt(cmd.table)}`, { path: '$.args' });
+      }
       return [ev('table_tracked', { table: cmd.table, is_enum: cmd.is_enum, configuration: cmd.configuration })];
     }
     case 'untrack_table': {

@@ -74,7 +74,8 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog, checks:
     const key = qualifiedKey(t.table);
     const pg = catalog.tables[key];
     if (!pg) {
-      record(tableId(t.table), 'table', qn(t.table), `no such table/view exists in postgres : ${qt(t.table)}`);
+      // No space before the colon: the original's schema-cache text (track_table's own error keeps SPEC.md's).
+      record(tableId(t.table), 'table', qn(t.table), `no such table/view exists in postgres: ${qt(t.table)}`);
       continue;
     }
     let enumValues: TableInfo['enumValues'] = null;
@@ -489,21 +490,30 @@ function validateBoolExp(exp: unknown, info: TableInfo, tables: Record<string, T
   }
 }
 
-function resolveColumns(cols: unknown, info: TableInfo): string[] {
+/**
+ * A name a permission uses as a column must be one: the original's askPGColInfo, whose message ends with what the
+ * caller says about that use (`why`).
+ */
+function assertColumn(info: TableInfo, name: string, why: string): void {
+  if (info.columns.some((x) => x.name === name)) return;
+  const kind = own(info.relationships, name) ? 'relationship' : own(info.computedFields, name) ? 'computed field' : null;
+  if (kind) fail(`expecting a postgres column; but, ${q(name)} is a ${kind}; ${why}`);
+  fail(`column ${q(name)} does not exist`);
+}
+
+/** What the original adds when a permission's column list names a relationship or computed field. */
+const COLUMNS_WHY = { select: 'permissions for relationships are automatically inferred', insert: '', update: "relationships can't be used in update" } as const;
+
+function resolveColumns(cols: unknown, info: TableInfo, kind: keyof typeof COLUMNS_WHY): string[] {
   if (cols === undefined || cols === '*') return info.columns.map((c) => c.name);
   const list = cols as string[];
-  for (const c of list) {
-    if (!info.columns.some((x) => x.name === c)) {
-      if (own(info.relationships, c)) fail(`relationships can't be used as columns: ${q(c)}`);
-      fail(`column ${q(c)} does not exist`);
-    }
-  }
+  for (const c of list) assertColumn(info, c, COLUMNS_WHY[kind]);
   return list;
 }
 
 function resolvePresets(set: unknown, info: TableInfo): Record<string, unknown> {
   const s = (isObj(set) ? set : {}) as Record<string, unknown>;
-  for (const c of Object.keys(s)) if (!info.columns.some((x) => x.name === c)) fail(`column ${q(c)} does not exist`);
+  for (const c of Object.keys(s)) assertColumn(info, c, `column ${q(c)} not found in table ${qt(info.name)}`);
   return s;
 }
 
@@ -514,9 +524,12 @@ function resolvePermission(info: TableInfo, kind: PermKind, def: Record<string, 
   if (kind !== 'select' && info.pg.kind !== 'table' && info.pg.kind !== 'partitioned_table' && !info.pg[MUTABILITY[kind]]) {
     fail(`view ${qt(info.name)} is not ${MUTABILITY[kind]}`);
   }
+  // In the original's order of checks (the first problem is the one reported): row expressions, presets, columns.
   switch (kind) {
     case 'select': {
-      const columns = resolveColumns(def.columns, info);
+      const filter = (def.filter ?? {}) as BoolExpJson;
+      validateBoolExp(filter, info, tables);
+      const columns = resolveColumns(def.columns, info, 'select');
       const cfs = (def.computed_fields as string[] | undefined) ?? [];
       for (const c of cfs) {
         const cf = own(info.computedFields, c) ?? fail(`computed field ${q(c)} does not exist`);
@@ -524,23 +537,21 @@ function resolvePermission(info: TableInfo, kind: PermKind, def: Record<string, 
           fail(`select permissions on computed field ${q(c)} are auto-derived from the permissions on its returning table ${qt(cf.returns.table)} and cannot be specified manually`);
         }
       }
-      const filter = (def.filter ?? {}) as BoolExpJson;
-      validateBoolExp(filter, info, tables);
       return { columns, computedFields: cfs, filter, limit: (def.limit as number | undefined) ?? null, allowAggregations: def.allow_aggregations === true };
     }
     case 'insert': {
-      const columns = resolveColumns(def.columns, info);
       const check = (def.check ?? {}) as BoolExpJson;
       validateBoolExp(check, info, tables);
-      return { columns, check, set: resolvePresets(def.set, info), backendOnly: def.backend_only === true };
+      const set = resolvePresets(def.set, info);
+      return { columns: resolveColumns(def.columns, info, 'insert'), check, set, backendOnly: def.backend_only === true };
     }
     case 'update': {
-      const columns = resolveColumns(def.columns, info);
       const filter = (def.filter ?? {}) as BoolExpJson;
       validateBoolExp(filter, info, tables);
       const check = (def.check ?? null) as BoolExpJson | null;
       if (check) validateBoolExp(check, info, tables);
-      return { columns, filter, check, set: resolvePresets(def.set, info) };
+      const set = resolvePresets(def.set, info);
+      return { columns: resolveColumns(def.columns, info, 'update'), filter, check, set };
     }
     case 'delete': {
       const filter = (def.filter ?? {}) as BoolExpJson;

@@ -23,7 +23,7 @@ test('tables resolve with columns, custom names and root fields', (t) => {
 
 test('a tracked table missing from Postgres is inconsistent', (t) => {
   const c = build([track('nope')]);
-  t.deepEqual(publicInconsistencies(c.inconsistent), [{ reason: 'no such table/view exists in postgres : "nope"', type: 'table', definition: T('nope') }]);
+  t.deepEqual(publicInconsistencies(c.inconsistent), [{ reason: 'no such table/view exists in postgres: "nope"', type: 'table', definition: T('nope') }]);
   t.falsy(c.tables['public.nope']);
 });
 
@@ -140,6 +140,29 @@ test('permissions resolve; bad columns, computed fields and operators are incons
     'in table "article": in permission for role "d": "nope" does not exist',
   ]);
   t.deepEqual(Object.keys(publicInconsistencies(c.inconsistent)[0] as object).sort(), ['definition', 'reason', 'type']);
+});
+
+test('a relationship named as a permission column or preset: the original\'s askPGColInfo reasons, per use', (t) => {
+  const perm = (role: string, kind: 'select' | 'insert' | 'update', permission: Record<string, unknown>) =>
+    ev('permission_created', { table: T('article'), kind, role, permission, comment: null });
+  const c = build([
+    track('author'), track('article'),
+    ev('relationship_created', { table: T('article'), kind: 'object', relationship: { name: 'author', using: { foreign_key_constraint_on: 'author_id' }, comment: null } }),
+    perm('s', 'select', { columns: ['id', 'author'], computed_fields: [], filter: {}, allow_aggregations: false }),
+    perm('i', 'insert', { check: {}, columns: ['author'] }),
+    perm('u', 'update', { columns: ['author'], filter: {} }),
+    perm('p', 'insert', { check: {}, set: { author: 'X-Engine-User-Id' }, columns: ['title'] }),
+    // Row expressions are checked before columns, as the original does: the filter's problem is the one reported.
+    perm('f', 'select', { columns: ['author'], computed_fields: [], filter: { nope: { _eq: 1 } }, allow_aggregations: false }),
+  ]);
+  const ctx = (role: string) => `in table "article": in permission for role "${role}": `;
+  t.deepEqual(c.inconsistent.map((i) => i.reason), [
+    `${ctx('i')}expecting a postgres column; but, "author" is a relationship; `,
+    `${ctx('p')}expecting a postgres column; but, "author" is a relationship; column "author" not found in table "article"`,
+    `${ctx('s')}expecting a postgres column; but, "author" is a relationship; permissions for relationships are automatically inferred`,
+    `${ctx('f')}"nope" does not exist`,
+    `${ctx('u')}expecting a postgres column; but, "author" is a relationship; relationships can't be used in update`,
+  ]);
 });
 
 test('tracked functions resolve; bad ones are inconsistent', (t) => {

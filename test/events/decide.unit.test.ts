@@ -47,6 +47,14 @@ test('track_table with the name of a tracked function is not-supported', (t) => 
     .throws(t, { code: 'not-supported', message: 'function with name "search_articles" already exists' });
 });
 
+test('track_table of a table Postgres does not have: SPEC.md\'s not-exists, with its text (a space before the colon)', (t) => {
+  for (const [table, shown] of [['nope', '"nope"'], [{ schema: 'other', name: 'nope' }, '"other.nope"']] as const) {
+    const error = { code: 'not-exists', message: `no such table/view exists in postgres : ${shown}`, path: '$.args' };
+    given(cat).when({ type: 'track_table', args: { table } }).throws(t, error);
+    given(cat).when({ type: 'track_table', version: 2, args: { table } }).throws(t, error);
+  }
+});
+
 test('track_table with bad args is parse-failed at the args path', (t) => {
   given(cat).when({ type: 'track_table', version: 2, args: { configuration: {} } }).throws(t, { code: 'parse-failed', message: 'key "table" not found', path: '$' });
   given(cat).when({ type: 'track_table', args: 42 }).throws(t, { code: 'parse-failed' });

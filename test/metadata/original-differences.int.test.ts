@@ -1,6 +1,8 @@
 // Metadata API wording and lists as the original (issue 8): overloaded tracked functions, track_function errors'
 // `internal`, run_sql read_only refusals, column type changes blocked by several permissions, event triggers in
-// export order, and get_inconsistent_metadata after tables are dropped outside the engine.
+// export order, and get_inconsistent_metadata after tables are dropped outside the engine. Issue 34: a missing
+// table's reason as the original's schema cache writes it (no space before the colon) while track_table keeps
+// SPEC.md's text, and set_custom_types errors carrying the inconsistent objects as `internal`.
 import test from 'ava';
 import pg from 'pg';
 import { queryOk, startTestEngine, type TestEngine } from '../helpers/engine.js';
@@ -101,8 +103,8 @@ test.serial('get_inconsistent_metadata after tables are dropped outside the engi
   t.false(r.is_consistent);
   const brief = r.inconsistent_objects.map((o) => [o.type, (o.definition as { name?: string; role?: string }).name ?? (o.definition as { role: string }).role, o.reason]);
   t.deepEqual(brief, [
-    ['table', 'shelf', 'no such table/view exists in postgres : "shelf"'],
-    ['table', 'tag', 'no such table/view exists in postgres : "tag"'],
+    ['table', 'shelf', 'no such table/view exists in postgres: "shelf"'],
+    ['table', 'tag', 'no such table/view exists in postgres: "tag"'],
     ['array_relation', 'tags', 'table "tag" is not tracked'],
     ['object_relation', 'shelf', 'table "tag" does not exist'],
     ['object_relation', 'book', 'table "tag" does not exist'],
@@ -115,4 +117,60 @@ test.serial('get_inconsistent_metadata after tables are dropped outside the engi
   });
   await ok({ type: 'drop_inconsistent_metadata', args: {} });
   t.deepEqual(await ok({ type: 'get_inconsistent_metadata', args: {} }), { is_consistent: true, inconsistent_objects: [] });
+});
+
+test.serial('a table missing from Postgres: track_table answers SPEC.md\'s error, the inconsistent object the original\'s reason', async (t) => {
+  const r = await e.query({ type: 'track_table', args: { table: { schema: 'public', name: 'ghost' } } });
+  t.is(r.status, 400);
+  t.deepEqual(r.body, { path: '$.args', error: 'no such table/view exists in postgres : "ghost"', code: 'not-exists' });
+  await ok(sql('CREATE TABLE ghost (id int PRIMARY KEY)'));
+  await ok({ type: 'track_table', args: 'ghost' });
+  await outside('DROP TABLE ghost');
+  await ok({ type: 'reload_metadata', args: {} });
+  const m = (await ok({ type: 'get_inconsistent_metadata', args: {} })) as { inconsistent_objects: unknown[] };
+  t.deepEqual(m.inconsistent_objects, [{ reason: 'no such table/view exists in postgres: "ghost"', type: 'table', definition: { schema: 'public', name: 'ghost' } }]);
+  await ok({ type: 'drop_inconsistent_metadata', args: {} });
+});
+
+test.serial('set_custom_types refused for its own inconsistency carries the custom types as `internal`', async (t) => {
+  const types = {
+    objects: [{
+      name: 'Order', description: 'an order', fields: [{ name: 'user_id', type: 'Int' }],
+      relationships: [{ name: 'user', type: 'object', remote_table: 'customer', field_mapping: { user_id: 'id' } }],
+    }],
+    enums: [{ name: 'State', values: [{ value: 'OPEN' }] }],
+  };
+  const r = await e.query({ type: 'set_custom_types', args: types });
+  const reason = 'validation for the given custom types failed because the remote table "customer" for relationship "user" of object type "Order" does not exist';
+  t.is(r.status, 400);
+  // The definition is the custom types as the original writes them out: every optional key, null when unset.
+  t.deepEqual(r.body, {
+    path: '$.args', error: reason, code: 'constraint-violation',
+    internal: [{
+      reason, type: 'custom_types',
+      definition: {
+        input_objects: null,
+        objects: [{
+          name: 'Order', description: 'an order', fields: [{ name: 'user_id', arguments: null, description: null, type: 'Int' }],
+          relationships: [{ name: 'user', type: 'object', remote_table: { schema: 'public', name: 'customer' }, field_mapping: { user_id: 'id' } }],
+        }],
+        scalars: null,
+        enums: [{ name: 'State', description: null, values: [{ value: 'OPEN', description: null, is_deprecated: null }] }],
+      },
+    }],
+  });
+});
+
+test.serial('set_custom_types that leaves an action without its types lists the action in `internal`', async (t) => {
+  await ok({ type: 'set_custom_types', args: { objects: [{ name: 'Receipt', fields: [{ name: 'id', type: 'Int' }] }] } });
+  await ok({ type: 'create_action', args: { name: 'pay', definition: { handler: 'http://127.0.0.1:1/pay', output_type: 'Receipt' } } });
+  const r = await e.query({ type: 'set_custom_types', args: { objects: [{ name: 'Other', fields: [{ name: 'id', type: 'Int' }] }] } });
+  t.is(r.status, 400);
+  t.deepEqual(r.body, {
+    path: '$.args', error: 'cannot continue due to new inconsistent metadata', code: 'unexpected',
+    internal: [{
+      reason: 'in action "pay"; the type: Receipt is not an object type defined in custom types', type: 'action',
+      definition: { name: 'pay', definition: { handler: 'http://127.0.0.1:1/pay', output_type: 'Receipt', type: 'mutation', kind: 'synchronous' } },
+    }],
+  });
 });

@@ -56,7 +56,8 @@ test('export: table entry key order and permission shapes', (t) => {
     { role: 'b', permission: { columns: '*', filter: {}, limit: 5, allow_aggregations: true }, comment: 'c' },
   ]);
   t.deepEqual(entry.update_permissions, [{ role: 'u', permission: { columns: ['a'], filter: {}, check: null } }]);
-  t.deepEqual(entry.insert_permissions, [{ role: 'u', permission: { check: {} } }]);
+  // backend_only is written whenever it was given, false too (as the original exports it); an empty set is left out.
+  t.deepEqual(entry.insert_permissions, [{ role: 'u', permission: { check: {}, backend_only: false } }]);
 });
 
 test('evolve never mutates its input', (t) => {
