@@ -72,15 +72,28 @@ export function sessionFromHeaders(headers: RequestHeaders): Session {
 
 /**
  * Headers for authenticating a websocket: the handshake's own headers plus `connection_init`'s `payload.headers`
- * (Apollo connectionParams). Names are lower-cased; string values only; the payload's value wins for a repeated name.
+ * (Apollo connectionParams). String values only; for a name given twice (in any case), the payload's value wins.
+ * Names are lower-cased, or kept as sent with `keepNames` (a POST auth hook gets them so, as the original sends it
+ * the client's headers: hooks written for it look names up as the client spelt them).
  */
-export function websocketHeaders(handshake: RequestHeaders, initPayload: unknown): Record<string, string> {
+export function websocketHeaders(handshake: RequestHeaders, initPayload: unknown, keepNames = false): Record<string, string> {
   const out: Record<string, string> = {};
+  /** Lower-cased name → the name it is stored under (keepNames only). */
+  const spelt = new Map<string, string>();
   const add = (headers: unknown): void => {
     if (headers === null || typeof headers !== 'object' || Array.isArray(headers)) return;
     for (const [k, v] of Object.entries(headers as Record<string, unknown>)) {
       const value = typeof v === 'string' ? v : Array.isArray(v) && typeof v[0] === 'string' ? v[0] : undefined;
-      if (value !== undefined) out[k.toLowerCase()] = value;
+      if (value === undefined) continue;
+      const lower = k.toLowerCase();
+      if (!keepNames) {
+        out[lower] = value;
+        continue;
+      }
+      const before = spelt.get(lower);
+      if (before !== undefined) delete out[before];
+      spelt.set(lower, k);
+      out[k] = value;
     }
   };
   add(handshake);

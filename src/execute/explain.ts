@@ -84,12 +84,14 @@ export async function explainGraphQL(ctx: ExplainContext, body: unknown): Promis
   return out;
 }
 
-/** The route's answer: the explain array, or a metadata-style error body with the error's status. */
-export async function handleExplainRequest(ctx: ExplainContext, body: unknown, showInternal: boolean): Promise<{ status: number; body: string }> {
+/** The route's answer: the explain array, or a metadata-style error body with the error's status (and the error, for the request log). */
+export async function handleExplainRequest(
+  ctx: ExplainContext, body: unknown, showInternal: boolean,
+): Promise<{ status: number; body: string; error?: EngineError }> {
   try {
     return { status: 200, body: JSON.stringify(await explainGraphQL(ctx, body)) };
   } catch (e) {
     const err = e instanceof EngineError ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500 });
-    return { status: err.status, body: JSON.stringify(metadataErrorBody(err, showInternal)) };
+    return { status: err.status, body: JSON.stringify(metadataErrorBody(err, showInternal)), error: err };
   }
 }

@@ -114,7 +114,7 @@ export function withActionReply(r: GraphQLResult, reply: ActionReply): HandledRe
 }
 
 /** POST /v1/graphql/explain (admin only): `[{field, sql, plan}]`, or a metadata-style error with its status. */
-export async function handleGraphQLExplain(ctx: GraphQLRequestContext, body: unknown): Promise<{ status: number; body: string }> {
+export async function handleGraphQLExplain(ctx: GraphQLRequestContext, body: unknown): ReturnType<typeof handleExplainRequest> {
   return handleExplainRequest(
     { pool: ctx.pool, state: ctx.state, session: ctx.session, stringifyNumeric: ctx.config.stringifyNumericTypes, prepare: front(ctx.extensions) },
     body,

@@ -36,11 +36,15 @@ export interface RequestOutcome {
   query?: unknown;
 }
 
-/** Counts the request and writes its http-log line (level error for 5xx; nothing is built when http-log is off). */
+/**
+ * Counts the request and writes its http-log line (nothing is built when http-log is off). Its level is error for a
+ * request answered with an error, as the original's (whose line is at error exactly when it carries the request's
+ * error): one with an error (a /v1/graphql error answered with 200 included), and any 4xx or 5xx.
+ */
 export function logRequest(metrics: EngineMetrics, req: IncomingMessage, r: RequestOutcome): void {
   const ns = Number(process.hrtime.bigint() - r.started);
   metrics.request(r.endpoint, r.operationType ?? '', r.status, ns / 1e9);
-  const level = r.status >= 500 ? 'error' : 'info';
+  const level = r.error !== undefined || r.status >= 400 ? 'error' : 'info';
   if (!log.wants('http-log', level)) return;
   const query = r.query !== undefined && (r.error !== undefined || log.wants('query-log')) ? r.query : undefined;
   const line: HttpLogLine = { requestId: r.requestId, userVars: r.userVars, responseSize: r.responseSize, ns, query, error: r.error, httpInfo: httpInfoJson(req, r) };

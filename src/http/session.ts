@@ -28,7 +28,7 @@ export function sessionForHeaders(headers: Record<string, string | string[] | un
 }
 
 /** rawHeaders (name, value, name, value, ...) as an object keyed by the names as sent; the last of repeated names wins, as the original. */
-function headersAsSent(raw: string[]): Record<string, string> {
+export function headersAsSent(raw: string[]): Record<string, string> {
   const out: Record<string, string> = {};
   for (let i = 0; i + 1 < raw.length; i += 2) out[raw[i]] = raw[i + 1];
   return out;

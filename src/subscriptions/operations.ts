@@ -3,8 +3,8 @@
 // A request selecting remote-schema fields takes the same path as over HTTP (src/remote through the executor's
 // remote hook): its answer is one `data` result (a remote failure included, as the original), without Set-Cookie.
 // Errors found before execution (parse, validation, permissions, variables) end the operation with `sink.error`;
-// a query's or mutation's execution error is a result with HTTP's body (`{"errors":[...]}`), a live query's is
-// `{"data":null,"errors":[...]}` (SPEC-NOTES-runtime §2.2).
+// a query's or mutation's execution error is a result with HTTP's body (`{"errors":[...]}`; on /v1alpha1
+// `{"data":null,"errors":[...]}`), a live query's is `{"data":null,"errors":[...]}` (SPEC-NOTES-runtime §2.2).
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Session } from '../auth/session.js';
@@ -135,8 +135,10 @@ export async function startOperation(
   try {
     text = await planned.run();
   } catch (e) {
-    // The same body as over HTTP (what the original's tests expect over websockets too).
-    text = JSON.stringify({ errors: [errorObject(ws, endpoint, session, asEngineError(e))] });
+    // /v1/graphql: the same body as over HTTP (what the original's tests expect over websockets too); /v1alpha1:
+    // with `"data": null`, as the original sends an execution error there.
+    const errors = [errorObject(ws, endpoint, session, asEngineError(e))];
+    text = JSON.stringify(endpoint.legacy ? { data: null, errors } : { errors });
   }
   sink.data(text);
   sink.complete();

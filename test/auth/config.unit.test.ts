@@ -31,7 +31,7 @@ const bad: [string, unknown, string][] = [
   ['namespace and path', { type: 'HS256', key: 'k'.repeat(32), claims_namespace: 'a', claims_namespace_path: '$.a' },
     'claims_namespace and claims_namespace_path both cannot be set'],
   ['bad path', { type: 'HS256', key: 'k'.repeat(32), claims_namespace_path: '$.a b' },
-    'invalid JSON path claims_namespace_path error: $.a b. Accept letters, digits, underscore (_) or hyphen (-) only. Use quotes enclosed in bracket if there are other characters'],
+    "invalid JSON path claims_namespace_path error: $.a b. Accept letters, digits, underscore (_) or hyphen (-) only. Use single quotes enclosed in bracket (['...']) if there is any special character"],
   ['bad claims_format', { type: 'HS256', key: 'k'.repeat(32), claims_format: 'yaml' }, '$.claims_format: '],
   ['audience a number', { type: 'HS256', key: 'k'.repeat(32), audience: 5 }, '$.audience: '],
   ['issuer a list', { type: 'HS256', key: 'k'.repeat(32), issuer: ['a'] }, '$.issuer: '],

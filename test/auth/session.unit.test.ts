@@ -35,3 +35,12 @@ test('websocket headers: handshake plus connection_init payload headers, payload
   t.deepEqual(websocketHeaders({ a: 'b' }, { headers: 'nope' }), { a: 'b' });
   t.deepEqual(websocketHeaders({}, { headers: ['x'] }), {});
 });
+
+test('websocket headers for a POST auth hook: names kept as sent, the payload still wins whatever the case', (t) => {
+  const merged = websocketHeaders(
+    { Host: 'h', authorization: 'Bearer old', Cookie: 'c=1' },
+    { headers: { Authorization: 'Bearer new', 'X-Engine-Role': 'user', bad: { nested: true } } },
+    true,
+  );
+  t.deepEqual(merged, { Host: 'h', Authorization: 'Bearer new', Cookie: 'c=1', 'X-Engine-Role': 'user' });
+});

@@ -85,6 +85,22 @@ test('a mutation over the socket answers data then complete; an execution error 
   c.close();
 });
 
+test('on /v1alpha1 an execution error is data with "data": null and the legacy error objects, as the original sends it', async (t) => {
+  const c = await open('/v1alpha1/graphql');
+  await c.init(ADMIN);
+  c.send({ id: 'a1', type: 'start', payload: { query: 'mutation { insert_note_one(object: {id: 1, body: "dup", owner: "u9"}) { id } }' } });
+  const dup = await c.nextFor('a1');
+  t.is(dup.type, 'data');
+  t.deepEqual(Object.keys(dup.payload).sort(), ['data', 'errors']);
+  t.is(dup.payload.data, null);
+  t.is(dup.payload.errors.length, 1);
+  t.deepEqual(Object.keys(dup.payload.errors[0]).sort(), ['code', 'error', 'path']);
+  t.is(dup.payload.errors[0].code, 'constraint-violation');
+  t.regex(dup.payload.errors[0].error, /^Uniqueness violation\. /);
+  t.deepEqual(await c.nextFor('a1'), { id: 'a1', type: 'complete' });
+  c.close();
+});
+
 test('a validation error is an error message ({errors}) then complete; on /v1alpha1 the bare legacy object', async (t) => {
   const c = await open();
   await c.init(ADMIN);

@@ -53,7 +53,7 @@ test.serial('CORS on: the handshake cookie reaches the hook; the hook\'s Expires
     const { c, m } = await tryQuery(e, { Cookie: 'foo=bar;', Origin: 'http://example.com' }, { 'x-expire-in': '5' });
     t.deepEqual(m, { type: 'connection_ack' });
     t.deepEqual((await c.nextFor('1')).payload, { data: { t: [{ id: 1 }] } });
-    t.is(seen.at(-1)?.cookie, 'foo=bar;');
+    t.is(seen.at(-1)?.Cookie, 'foo=bar;', 'the handshake cookie, named as the client sent it');
     const closed = await c.closed;
     const late = Date.now() - expiresAt;
     t.log(`closed ${late} ms after Expires`);

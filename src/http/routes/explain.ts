@@ -21,6 +21,7 @@ export function explainRoutes(router: Router, rt: Runtime): void {
       const r = await handleGraphQLExplain({ pool: rt.pool, state: rt.store.get(), extensions: rt.extensions, session, config: rt.config, requestId }, body);
       ctx.status = r.status;
       ctx.body = r.body;
+      ctx.state.error = r.error;
     } catch (e) {
       if (!isEngineError(e)) throw e;
       ctx.status = e.status;
