@@ -51,7 +51,11 @@ export async function warmUp(o: LoadOptions): Promise<void> {
 
 /** User and system CPU seconds (all threads) a process has used so far (Linux /proc; throws when it is gone). */
 export function processCpu(pid: number): { user: number; system: number } {
-  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return cpuOfStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+}
+
+/** User and system CPU seconds of a /proc/<pid>/stat line. */
+export function cpuOfStat(stat: string): { user: number; system: number } {
   // Fields after the command name (which may hold spaces, hence the last ')'): utime and stime are 14 and 15.
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   return { user: Number(fields[11]) / CLOCK_TICKS, system: Number(fields[12]) / CLOCK_TICKS };

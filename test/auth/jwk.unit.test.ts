@@ -4,10 +4,18 @@ import test from 'ava';
 import { exportJWK, type JWK } from 'jose';
 import { createPublicKey } from 'node:crypto';
 import { parseJwtConfig, type AuthConfig } from '../../src/auth/config.js';
-import { expiryFromHeaders, JwkStore, maxAgeSeconds, nextRefreshDelay, RETRY_MS } from '../../src/auth/jwk.js';
+import { expiryFromHeaders, JwkStore, maxAgeSeconds, nextRefreshDelay } from '../../src/auth/jwk.js';
 import { resolveSession } from '../../src/auth/resolve.js';
 import { EngineError } from '../../src/core/errors.js';
 import { loopback, NOW_MS, rsaPair, rsToken, userClaims, type Loopback, type RsaPair } from './helpers.js';
+
+// The expected schedule is worked out here from the headers our JWK server sends (SPEC §5 rule 10), never read from
+// the module: max-age / s-maxage seconds, else the Expires time less the fetch time, else one minute between cycles.
+const ONE_MINUTE_MS = 60_000;
+const maxAge = (seconds: number) => ({ headers: { 'cache-control': `public, max-age=${seconds}` }, delay: seconds * 1000 });
+const sMaxAge = (seconds: number) => ({ headers: { 'cache-control': `s-maxage=${seconds}` }, delay: seconds * 1000 });
+/** An Expires header `ms` after `fetchedAt` (whole seconds, as HTTP dates are). */
+const expiresIn = (ms: number, fetchedAt: number) => ({ headers: { expires: new Date(fetchedAt + ms).toUTCString() }, delay: ms });
 
 interface ServerState {
   keys: JWK[];
@@ -98,11 +106,12 @@ async function accepted(f: Fixture): Promise<number[]> {
 }
 
 test('rotating keys follow Cache-Control max-age, then Expires, then fall back to one-minute retries', async (t) => {
-  const f = await fixture({ keys: [jwks[0]], headers: { 'cache-control': 'public, max-age=300' } });
+  const fiveMinutes = maxAge(300);
+  const f = await fixture({ keys: [jwks[0]], headers: fiveMinutes.headers });
   try {
     const first = await f.store.start();
-    t.deepEqual(first, { ok: true, keys: 1, nextInMs: 300_000 });
-    t.deepEqual(f.timers.map((x) => x.ms), [300_000]);
+    t.deepEqual(first, { ok: true, keys: 1, nextInMs: fiveMinutes.delay });
+    t.deepEqual(f.timers.map((x) => x.ms), [fiveMinutes.delay]);
     t.deepEqual(await accepted(f), [0]);
     const sameToken = rsToken(userClaims({ exp: Math.floor(NOW_MS / 1000) + 86_400 }), pairs[0].privateKey, 'RS256');
     const check = () => resolveSession({ authorization: `Bearer ${sameToken}` }, f.config, { jwks: f.store, now: () => f.clock.now });
@@ -110,43 +119,46 @@ test('rotating keys follow Cache-Control max-age, then Expires, then fall back t
 
     // Rotation: key 1 replaces key 0; the response now only has Expires, 2 minutes after the (fake) fetch time.
     f.state.keys = [jwks[1]];
-    f.state.headers = { expires: new Date(f.clock.now + 300_000 + 120_000).toUTCString() };
-    t.is(await fire(f), 300_000);
+    const twoMinutes = expiresIn(120_000, f.clock.now + fiveMinutes.delay);
+    f.state.headers = twoMinutes.headers;
+    t.is(await fire(f), fiveMinutes.delay);
     t.deepEqual(await accepted(f), [1]);
-    t.deepEqual(f.timers.map((x) => x.ms), [120_000]);
+    t.deepEqual(f.timers.map((x) => x.ms), [twoMinutes.delay]);
     // the token verified before the rotation is not trusted from cache afterwards
     await t.throwsAsync(check(), { message: 'Could not verify JWT: JWSError JWSInvalidSignature' });
 
     // Both keys published, s-maxage only.
     f.state.keys = [jwks[1], jwks[2]];
-    f.state.headers = { 'cache-control': 's-maxage=45' };
-    await fire(f);
+    const shared = sMaxAge(45);
+    f.state.headers = shared.headers;
+    t.is(await fire(f), twoMinutes.delay);
     t.deepEqual(await accepted(f), [1, 2]);
-    t.deepEqual(f.timers.map((x) => x.ms), [45_000]);
+    t.deepEqual(f.timers.map((x) => x.ms), [shared.delay]);
 
     // Cache-Control without max-age (Expires is then ignored): keys taken, next cycle in one minute.
     f.state.keys = [jwks[2]];
     f.state.headers = { 'cache-control': 'no-cache', expires: new Date(f.clock.now + 3_600_000).toUTCString() };
     await fire(f);
     t.deepEqual(await accepted(f), [2]);
-    t.deepEqual(f.timers.map((x) => x.ms), [RETRY_MS]);
+    t.deepEqual(f.timers.map((x) => x.ms), [ONE_MINUTE_MS]);
 
     // Endpoint failing (503, garbage, connection reset): keys kept, retried every minute, no crash.
     for (const mode of ['error', 'garbage', 'hangup', 'huge'] as const) {
       f.state.mode = mode;
-      t.is(await fire(f), RETRY_MS);
+      t.is(await fire(f), ONE_MINUTE_MS);
       t.false(f.store.last?.ok, mode);
       t.deepEqual(await accepted(f), [2], mode);
-      t.deepEqual(f.timers.map((x) => x.ms), [RETRY_MS], mode);
+      t.deepEqual(f.timers.map((x) => x.ms), [ONE_MINUTE_MS], mode);
     }
 
     // Back up with max-age: schedule follows it again.
     f.state.mode = 'ok';
     f.state.keys = [jwks[0]];
-    f.state.headers = { 'cache-control': 'max-age=10' };
+    const tenSeconds = maxAge(10);
+    f.state.headers = tenSeconds.headers;
     await fire(f);
     t.deepEqual(await accepted(f), [0]);
-    t.deepEqual(f.timers.map((x) => x.ms), [10_000]);
+    t.deepEqual(f.timers.map((x) => x.ms), [tenSeconds.delay]);
 
     const hits = f.state.hits;
     f.store.stop();
@@ -173,7 +185,8 @@ test('start-up without parsable cache headers: keys loaded, never refreshed', as
 });
 
 test('start-up with the endpoint down: tokens rejected with invalid-jwt, retried each minute until it answers', async (t) => {
-  const f = await fixture({ keys: [jwks[1]], headers: { 'cache-control': 'max-age=600' }, mode: 'error' });
+  const tenMinutes = maxAge(600);
+  const f = await fixture({ keys: [jwks[1]], headers: tenMinutes.headers, mode: 'error' });
   try {
     const outcome = await f.store.start();
     t.deepEqual(outcome, { ok: false, error: `Non-2xx response on fetching JWK from: ${f.store.url}` });
@@ -182,11 +195,11 @@ test('start-up with the endpoint down: tokens rejected with invalid-jwt, retried
     const err = await t.throwsAsync(resolveSession({ authorization: `Bearer ${token}` }, f.config, { jwks: f.store, now: () => f.clock.now }));
     t.is((err as EngineError).code, 'invalid-jwt');
     t.is(err?.message, 'Could not verify JWT: JWSError NoUsableKeys');
-    t.deepEqual(f.timers.map((x) => x.ms), [RETRY_MS]);
+    t.deepEqual(f.timers.map((x) => x.ms), [ONE_MINUTE_MS]);
     f.state.mode = 'ok';
     await fire(f);
     t.deepEqual(await accepted(f), [1]);
-    t.deepEqual(f.timers.map((x) => x.ms), [600_000]);
+    t.deepEqual(f.timers.map((x) => x.ms), [tenMinutes.delay]);
     f.store.stop();
   } finally {
     await f.server.close();
@@ -219,7 +232,7 @@ test('cache header parsing', (t) => {
   t.is(expiryFromHeaders(get({ 'cache-control': 'private', expires: new Date(NOW_MS + 5000).toUTCString() }), NOW_MS), null);
   t.is(expiryFromHeaders(get({}), NOW_MS), null);
   t.is(nextRefreshDelay({ ok: true, keys: 1, nextInMs: null }, true), null);
-  t.is(nextRefreshDelay({ ok: true, keys: 1, nextInMs: null }, false), RETRY_MS);
-  t.is(nextRefreshDelay({ ok: false, error: 'x' }, false), RETRY_MS);
+  t.is(nextRefreshDelay({ ok: true, keys: 1, nextInMs: null }, false), ONE_MINUTE_MS);
+  t.is(nextRefreshDelay({ ok: false, error: 'x' }, false), ONE_MINUTE_MS);
   t.is(nextRefreshDelay({ ok: true, keys: 1, nextInMs: 1e12 }, false), 2_147_483_647);
 });

@@ -1,6 +1,6 @@
 import test from 'ava';
 import { ratiosOf, rotationOrder, type PairedRotation } from '../../bench/paired-measure.js';
-import { processCpu } from '../../bench/load.js';
+import { cpuOfStat, processCpu } from '../../bench/load.js';
 import { parseConfig } from '../../bench/config.js';
 
 test('over n rotations each of n targets holds each place of the order exactly once', (t) => {
@@ -41,14 +41,37 @@ test('a rotation where a target served nothing gives no ratio; a split with no c
   t.deepEqual(ratiosOf(rotations, 'missing', 'ceiling').cpu, []);
 });
 
-test('processCpu reads a live process and grows with the work it does', (t) => {
-  const before = processCpu(process.pid);
-  const until = Date.now() + 120;
-  let x = 0;
-  while (Date.now() < until) x += Math.sqrt(x + 1);
+test('cpuOfStat reads utime and stime (fields 14 and 15, clock ticks) of a /proc stat line, whatever the command name holds', (t) => {
+  // pid, (comm), state, ppid, pgrp, session, tty_nr, tpgid, flags, minflt, cminflt, majflt, cmajflt, utime, stime,
+  // cutime, cstime, priority, nice, num_threads, ...: 1234 and 567 ticks of 10 ms; the children's 8 and 9 are not ours.
+  const rest = 'S 1 4242 4242 0 -1 4194560 1000 0 5 0 1234 567 8 9 20 0 11 0 71082 3133440 365';
+  t.deepEqual(cpuOfStat(`4242 (node) ${rest}`), { user: 12.34, system: 5.67 });
+  t.deepEqual(cpuOfStat(`4242 (my engine) (x) 1 2) ${rest}`), { user: 12.34, system: 5.67 });
+  t.deepEqual(cpuOfStat(`7 (a) R 1 7 7 0 -1 0 0 0 0 0 0 3 0 0 20 0 1 0 1 1 1`), { user: 0, system: 0.03 });
+});
+
+/** Where the busy loops put their result (so no engine can skip them). */
+let sink = 0;
+
+test('processCpu of this process agrees with process.cpuUsage and grows with the work it does', (t) => {
+  const seconds = (u: NodeJS.CpuUsage) => ({ user: u.user / 1e6, system: u.system / 1e6 });
+  const total = (u: NodeJS.CpuUsage) => (u.user + u.system) / 1e6;
+  // Busy until this process has used 0.2 s more CPU (by the clock it would depend on how loaded the machine is).
+  const spin = () => {
+    const until = total(process.cpuUsage()) + 0.2;
+    while (total(process.cpuUsage()) < until) for (let i = 0; i < 1e5; i++) sink = Math.sqrt(sink + i);
+  };
+  spin();
+  const low = seconds(process.cpuUsage());
+  const read = processCpu(process.pid);
+  const high = seconds(process.cpuUsage());
+  // /proc counts whole 10 ms ticks, and the kernel splits user/system by sampling: allow a few ticks either way.
+  const slack = 0.05;
+  t.true(read.user + read.system >= low.user + low.system - slack && read.user + read.system <= high.user + high.system + slack, JSON.stringify({ low, read, high }));
+  t.true(read.user >= low.user - slack && read.user <= high.user + slack, JSON.stringify({ low, read, high }));
+  spin();
   const after = processCpu(process.pid);
-  t.true(x > 0);
-  t.true(after.user + after.system > before.user + before.system, JSON.stringify({ before, after }));
+  t.true(after.user + after.system >= read.user + read.system + 0.2 - slack, JSON.stringify({ read, after }));
   t.throws(() => processCpu(2 ** 30));
 });
 

@@ -1,25 +1,35 @@
 // decide specs for event triggers and remote schemas: parse errors, checks against metadata/catalog, the events,
-// and the folded metadata (export shape).
+// and the folded metadata (export shape). Starting events and expected events are written out by hand.
 import test from 'ava';
-import { blogCatalog, given, run, type Query } from './fixtures.js';
+import { ARTICLE_TRACKED, AUTHOR_TRACKED, author, blogCatalog, given, type Query } from './fixtures.js';
+import { ev, type Event } from '../../events/types.js';
 import { fold } from '../../projections/replay.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { exportMetadata } from '../../projections/export.js';
 import { eventTriggerEnvError, manualTrigger, parseInvokeArgs, parseRedeliverArgs, type EventTriggerConf } from '../../events/decide/event-triggers.js';
 
 const cat = blogCatalog();
-const trackAuthor: Query = { type: 'track_table', args: 'author' };
-const trackArticle: Query = { type: 'track_table', args: 'article' };
 const trigger = (args: Record<string, unknown> = {}): Query => ({
   type: 'create_event_trigger',
   args: { name: 't1', table: 'author', webhook: 'http://hook', insert: { columns: '*' }, ...args },
 });
+/** The retry configuration a trigger gets when it names none: no retries, 10 s apart, a 60 s time-out. */
+const DEFAULT_RETRY = { num_retries: 0, interval_sec: 10, timeout_sec: 60 };
+/** trigger(args) as stored on author: `conf` over the defaults (inserts of every column, manual runs off). */
+const triggerCreated = (conf: Partial<EventTriggerConf> = {}) =>
+  ev('event_trigger_created', {
+    table: author,
+    trigger: { name: 't1', definition: { insert: { columns: '*' }, enable_manual: false }, retry_conf: DEFAULT_RETRY, webhook: 'http://hook', ...conf },
+  });
+const T1_CREATED = triggerCreated();
 
 // create_event_trigger --------------------------------------------------------------------------------------------
 
 test('create_event_trigger stores the export shape (defaults filled, absent specs left out)', (t) => {
-  const [e] = given(cat, trackAuthor).when(trigger({ update: { columns: ['name'], payload: ['id'] } })).then(t, [{ type: 'event_trigger_created' }]);
-  const m = fold(fold(emptyMetadata(), run(cat, [trackAuthor])), [e]);
+  const [e] = given(cat, AUTHOR_TRACKED)
+    .when(trigger({ update: { columns: ['name'], payload: ['id'] } }))
+    .then(t, [triggerCreated({ definition: { insert: { columns: '*' }, update: { columns: ['name'], payload: ['id'] }, enable_manual: false } })]);
+  const m = fold(emptyMetadata(), [AUTHOR_TRACKED, e]);
   t.deepEqual((exportMetadata(m).tables as Array<Record<string, unknown>>)[0].event_triggers, [
     {
       name: 't1',
@@ -31,7 +41,7 @@ test('create_event_trigger stores the export shape (defaults filled, absent spec
 });
 
 test('create_event_trigger: parse errors of the original', (t) => {
-  const g = given(cat, trackAuthor);
+  const g = given(cat, AUTHOR_TRACKED);
   g.when(trigger({ name: '' })).throws(t, { code: 'parse-failed', message: 'empty string not allowed', path: '$.name' });
   g.when(trigger({ name: '1abc' })).throws(t, { code: 'parse-failed', message: 'only alphanumeric and underscore and hyphens allowed for name' });
   g.when(trigger({ name: 'a'.repeat(43) })).throws(t, { code: 'parse-failed', message: 'event trigger name can be at most 42 characters' });
@@ -43,30 +53,26 @@ test('create_event_trigger: parse errors of the original', (t) => {
   g.when(trigger({ headers: [{ name: 'h' }] })).throws(t, { code: 'parse-failed' });
   g.when(trigger({ headers: [{ name: 'h', value_from_env: 'ENGINE_GRAPHQL_ADMIN_SECRET' }] })).throws(t, { code: 'parse-failed', message: /not allowed/ });
   // enable_manual alone is enough; a name of exactly 42 characters is fine
-  g.when(trigger({ insert: undefined, enable_manual: true, name: 'a'.repeat(42) })).then(t, [{ type: 'event_trigger_created' }]);
+  g.when(trigger({ insert: undefined, enable_manual: true, name: 'a'.repeat(42) })).then(t, [
+    triggerCreated({ name: 'a'.repeat(42), definition: { enable_manual: true } }),
+  ]);
 });
 
 test('create_event_trigger: untracked table, unknown column, replace rules, duplicate name', (t) => {
   given(cat).when(trigger()).throws(t, { code: 'not-exists', message: 'table "author" does not exist', path: '$.args' });
-  given(cat, trackAuthor).when(trigger({ update: { columns: ['nope'] } })).throws(t, { code: 'not-exists', message: 'column "nope" does not exist' });
-  given(cat, trackAuthor).when(trigger({ replace: true })).throws(t, { code: 'not-exists', message: 'event trigger "t1" does not exist' });
-  given(cat, trackAuthor, trackArticle, trigger())
+  given(cat, AUTHOR_TRACKED).when(trigger({ update: { columns: ['nope'] } })).throws(t, { code: 'not-exists', message: 'column "nope" does not exist' });
+  given(cat, AUTHOR_TRACKED).when(trigger({ replace: true })).throws(t, { code: 'not-exists', message: 'event trigger "t1" does not exist' });
+  given(cat, AUTHOR_TRACKED, ARTICLE_TRACKED, T1_CREATED)
     .when(trigger({ table: 'article', replace: true }))
     .throws(t, { code: 'not-supported', message: 'cannot replace table or schema for trigger' });
-  given(cat, trackAuthor, trigger()).when(trigger()).throws(t, { code: 'unexpected', message: 'database query error' });
-  const events = given(cat, trackAuthor, trigger()).when(trigger({ replace: true, webhook: 'http://other' })).then(t, [{ type: 'event_trigger_created' }]);
-  const m = fold(emptyMetadata(), [...run(cat, [trackAuthor, trigger()]), ...events]);
-  const ets = m.tables['public.author'].event_triggers as EventTriggerConf[];
-  t.is(ets.length, 1);
-  t.is(ets[0].webhook, 'http://other');
+  given(cat, AUTHOR_TRACKED, T1_CREATED).when(trigger()).throws(t, { code: 'unexpected', message: 'database query error' });
+  given(cat, AUTHOR_TRACKED, T1_CREATED).when(trigger({ replace: true, webhook: 'http://other' })).then(t, [triggerCreated({ webhook: 'http://other' })]);
 });
 
 test('delete_event_trigger: removes it; an unknown name is a no-op success', (t) => {
-  given(cat, trackAuthor, trigger()).when({ type: 'delete_event_trigger', args: { name: 't1' } }).then(t, [{ type: 'event_trigger_deleted', data: { name: 't1' } }]);
-  given(cat, trackAuthor).when({ type: 'delete_event_trigger', args: { name: 'nope' } }).then(t, []);
+  given(cat, AUTHOR_TRACKED, T1_CREATED).when({ type: 'delete_event_trigger', args: { name: 't1' } }).then(t, [ev('event_trigger_deleted', { name: 't1' })]);
+  given(cat, AUTHOR_TRACKED).when({ type: 'delete_event_trigger', args: { name: 'nope' } }).then(t, []);
   given(cat).when({ type: 'delete_event_trigger', args: { name: '' } }).throws(t, { code: 'parse-failed', path: '$.name' });
-  const m = fold(emptyMetadata(), run(cat, [trackAuthor, trigger(), { type: 'delete_event_trigger', args: { name: 't1' } }]));
-  t.deepEqual(m.tables['public.author'].event_triggers, []);
 });
 
 // redeliver_event / invoke_event_trigger act on event_log (src/triggers/ops.ts, tested on Postgres in
@@ -78,15 +84,19 @@ test('redeliver_event and invoke_event_trigger: args and the manual-mode check a
   t.like(err(() => parseInvokeArgs({ name: 't1' })), { code: 'parse-failed', message: 'key "payload" not found' });
   t.deepEqual(parseInvokeArgs({ name: 't1', payload: { a: 1 } }), { name: 't1', payload: { a: 1 } });
   t.like(err(() => manualTrigger(emptyMetadata(), 'x')), { code: 'not-exists', message: 'event trigger "x" does not exist' });
-  const m = fold(emptyMetadata(), run(cat, [trackAuthor, trigger()]));
+  const m = fold(emptyMetadata(), [AUTHOR_TRACKED, T1_CREATED]);
   t.like(err(() => manualTrigger(m, 't1')), { code: 'not-supported', message: 'manual mode is not enabled for event trigger' });
-  const manual = fold(emptyMetadata(), run(cat, [trackAuthor, trigger({ enable_manual: true })]));
+  const manual = fold(emptyMetadata(), [AUTHOR_TRACKED, triggerCreated({ definition: { insert: { columns: '*' }, enable_manual: true } })]);
   t.like(manualTrigger(manual, 't1'), { table: { schema: 'public', name: 'author' }, trigger: { name: 't1' } });
 });
 
-test('untracking the table drops its triggers; clear_metadata too', (t) => {
-  const m = fold(emptyMetadata(), run(cat, [trackAuthor, trigger(), { type: 'untrack_table', args: { table: 'author' } }, trackAuthor]));
-  t.deepEqual(m.tables['public.author'].event_triggers, []);
+// What the events fold into (evolve), from hand-written events.
+test('a trigger replaced, deleted, or its table untracked: what the metadata holds', (t) => {
+  const triggers = (...events: Event[]) => fold(emptyMetadata(), [AUTHOR_TRACKED, ...events]).tables['public.author'].event_triggers as EventTriggerConf[];
+  t.deepEqual(triggers(T1_CREATED, triggerCreated({ webhook: 'http://other' })).map((x) => x.webhook), ['http://other']);
+  t.deepEqual(triggers(T1_CREATED, ev('event_trigger_deleted', { name: 't1' })), []);
+  t.deepEqual(triggers(T1_CREATED, ev('table_untracked', { table: author }), AUTHOR_TRACKED), []);
+  t.deepEqual(fold(emptyMetadata(), [AUTHOR_TRACKED, T1_CREATED, ev('metadata_cleared', {})]).tables, {});
 });
 
 test('eventTriggerEnvError: webhook_from_env and header env variables must be set', (t) => {
@@ -108,38 +118,41 @@ const remote = (def: Record<string, unknown> = { url: 'http://remote/graphql' },
   type: 'add_remote_schema',
   args: { name: 'rs', definition: def, ...extra },
 });
+/** remote() as stored: its name and url. */
+const RS_ADDED = ev('remote_schema_added', { remote_schema: { name: 'rs', definition: { url: 'http://remote/graphql' } } });
 
 test('add_remote_schema stores the export shape; name taken; url xor url_from_env', (t) => {
-  const [e] = given(cat).when(remote({ url: 'http://remote/graphql', headers: [], forward_client_headers: false }, { comment: 'c' })).then(t, [{ type: 'remote_schema_added' }]);
+  // Empty headers and a false forward_client_headers are the defaults: left out, as the export leaves them out.
+  const [e] = given(cat)
+    .when(remote({ url: 'http://remote/graphql', headers: [], forward_client_headers: false }, { comment: 'c' }))
+    .then(t, [ev('remote_schema_added', { remote_schema: { name: 'rs', definition: { url: 'http://remote/graphql' }, comment: 'c' } })]);
   t.deepEqual(exportMetadata(fold(emptyMetadata(), [e])).remote_schemas, [{ name: 'rs', definition: { url: 'http://remote/graphql' }, comment: 'c' }]);
-  const [e2] = run(cat, [remote({ url_from_env: 'U', timeout_seconds: 5, headers: [{ name: 'a', value: 'b' }], forward_client_headers: true })]);
-  t.deepEqual(JSON.stringify((e2.data as { remote_schema: unknown }).remote_schema), JSON.stringify({
-    name: 'rs', definition: { url_from_env: 'U', timeout_seconds: 5, headers: [{ name: 'a', value: 'b' }], forward_client_headers: true },
-  }));
-  given(cat, remote()).when(remote()).throws(t, { code: 'already-exists', message: 'remote schema with name "rs" already exists' });
+  const full = { url_from_env: 'U', timeout_seconds: 5, headers: [{ name: 'a', value: 'b' }], forward_client_headers: true as const };
+  const [e2] = given(cat).when(remote(full)).then(t, [ev('remote_schema_added', { remote_schema: { name: 'rs', definition: full } })]);
+  // ... with its keys in the export's order.
+  t.is(JSON.stringify(e2.data), JSON.stringify({ remote_schema: { name: 'rs', definition: full } }));
+  given(cat, RS_ADDED).when(remote()).throws(t, { code: 'already-exists', message: 'remote schema with name "rs" already exists' });
   given(cat).when(remote({})).throws(t, { code: 'invalid-params', message: "both `url` and `url_from_env` can't be empty" });
   given(cat).when(remote({ url: 'http://a', url_from_env: 'U' })).throws(t, { code: 'invalid-params', message: "both `url` and `url_from_env` can't be present" });
   given(cat).when(remote(undefined, { name: '' })).throws(t, { code: 'parse-failed', message: 'empty string not allowed', path: '$.name' });
 });
 
 test('remove_remote_schema and reload_remote_schema', (t) => {
-  given(cat, remote()).when({ type: 'remove_remote_schema', args: { name: 'rs' } }).then(t, [{ type: 'remote_schema_removed', data: { name: 'rs' } }]);
+  given(cat, RS_ADDED).when({ type: 'remove_remote_schema', args: { name: 'rs' } }).then(t, [ev('remote_schema_removed', { name: 'rs' })]);
   given(cat).when({ type: 'remove_remote_schema', args: { name: 'rs' } }).throws(t, { code: 'not-exists', message: 'no such remote schema' });
   // A line of the metadata log (other instances introspect the remote again when they fold it); no change to the metadata.
-  const reloaded = given(cat, remote()).when({ type: 'reload_remote_schema', args: { name: 'rs' } }).then(t, [{ type: 'remote_schema_reloaded', data: { name: 'rs' } }]);
-  const before = fold(emptyMetadata(), run(cat, [remote()]));
-  t.deepEqual(fold(before, reloaded), before);
+  const reloaded = ev('remote_schema_reloaded', { name: 'rs' });
+  given(cat, RS_ADDED).when({ type: 'reload_remote_schema', args: { name: 'rs' } }).then(t, [reloaded]);
+  const before = fold(emptyMetadata(), [RS_ADDED]);
+  t.deepEqual(fold(before, [reloaded]), before);
   given(cat).when({ type: 'reload_remote_schema', args: { name: 'rs' } }).throws(t, { code: 'not-exists', message: 'remote schema with name "rs" does not exist' });
-  t.deepEqual(fold(emptyMetadata(), run(cat, [remote(), { type: 'remove_remote_schema', args: { name: 'rs' } }])).remote_schemas, []);
+  t.deepEqual(fold(emptyMetadata(), [RS_ADDED, ev('remote_schema_removed', { name: 'rs' })]).remote_schemas, []);
 });
 
 test('remove_remote_schema: remote relationships using it are dependents', (t) => {
-  const setup = run(cat, [trackAuthor, remote()]);
-  const m = fold(emptyMetadata(), setup);
-  const withRel = structuredClone(m);
+  const withRel = structuredClone(fold(emptyMetadata(), [AUTHOR_TRACKED, RS_ADDED]));
   withRel.tables['public.author'].remote_relationships = [{ name: 'greeting', definition: { remote_schema: 'rs', hasura_fields: ['id'], remote_field: { hello: { arguments: {} } } } }];
-  const replaced = [{ type: 'metadata_replaced', data: { metadata: withRel } } as const];
-  const err = t.throws(() => run(cat, [{ type: 'remove_remote_schema', args: { name: 'rs' } }], [...setup, ...replaced]));
-  t.is((err as { code?: string }).code, 'dependency-error');
-  t.is(err?.message, 'cannot drop due to the following dependent objects : remote relationship author.greeting');
+  given(cat, AUTHOR_TRACKED, RS_ADDED, ev('metadata_replaced', { metadata: withRel }))
+    .when({ type: 'remove_remote_schema', args: { name: 'rs' } })
+    .throws(t, { code: 'dependency-error', message: 'cannot drop due to the following dependent objects : remote relationship author.greeting' });
 });

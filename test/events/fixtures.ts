@@ -1,10 +1,10 @@
-// Hand-built catalogs and a given(events).when(command).then(events | error) helper for decide specs.
+// Hand-built catalogs, hand-written events, and a given(events).when(command).then(events | error) helper for decide specs.
 import type { ExecutionContext } from 'ava';
 import type { PgCatalog, PgColumn, PgFunction, PgTable } from '../../src/catalog/types.js';
-import { qualifiedKey, toQualifiedName } from '../../src/core/names.js';
+import { qualifiedKey, toQualifiedName, type QualifiedName } from '../../src/core/names.js';
 import { EngineError } from '../../src/core/errors.js';
 import { operationOf } from '../../src/metadata/operations.js';
-import type { Event } from '../../events/types.js';
+import { ev, type Event, type Metadata } from '../../events/types.js';
 import { fold } from '../../projections/replay.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 
@@ -88,38 +88,35 @@ export function blogCatalog(): PgCatalog {
 }
 
 export type Query = { type: string; args: unknown; version?: 1 | 2 };
+/** A decision that is not a /v1/query command of its own (run_sql's check, replace_metadata, ...): metadata → events. */
+export type Decision = (metadata: Metadata) => Event[];
 
-/** Events for a list of queries applied in order (each decided on the fold of the previous ones). */
-export function run(cat: PgCatalog, queries: Query[], given: Event[] = []): Event[] {
-  let metadata = fold(emptyMetadata(), given);
-  const out: Event[] = [];
-  for (const q of queries) {
-    const op = operationOf(q.type);
-    const parse = op?.kind === 'command' ? op.versions[q.version ?? 1] : undefined;
-    if (!parse) throw new Error(`not a command: ${q.type} (version ${q.version ?? 1})`);
-    const events = parse(q.args).decide({ metadata, catalog: cat });
-    metadata = fold(metadata, events);
-    out.push(...events);
-  }
-  return out;
+/** The events a command decides on `metadata` (throws its EngineError). */
+export function decideCommand(cat: PgCatalog, metadata: Metadata, q: Query): Event[] {
+  const op = operationOf(q.type);
+  const parse = op?.kind === 'command' ? op.versions[q.version ?? 1] : undefined;
+  if (!parse) throw new Error(`not a command: ${q.type} (version ${q.version ?? 1})`);
+  return parse(q.args).decide({ metadata, catalog: cat });
 }
 
-export function given(cat: PgCatalog, ...setup: Query[]) {
-  const base = run(cat, setup);
+/**
+ * A decide spec, as emmett's DeciderSpecification: given the events so far (folded with evolve into the state),
+ * when a command (or a decision), then exactly these events, data and all, or this error.
+ */
+export function given(cat: PgCatalog, ...events: Event[]) {
+  const metadata = fold(emptyMetadata(), events);
+  const decide = (q: Query | Decision): Event[] => (typeof q === 'function' ? q(metadata) : decideCommand(cat, metadata, q));
   return {
-    events: base,
-    when(q: Query) {
+    when(q: Query | Decision) {
       return {
-        then(t: ExecutionContext, expected: Array<{ type: string; data?: unknown }>) {
-          const events = run(cat, [q], base);
-          t.deepEqual(events.map((e) => e.type), expected.map((e) => e.type));
-          expected.forEach((e, i) => {
-            if (e.data !== undefined) t.deepEqual(events[i].data, e.data);
-          });
-          return events;
+        /** Returns the events (deep-equal to `expected`) for checks of what they fold into. */
+        then(t: ExecutionContext, expected: Event[]): Event[] {
+          const actual = decide(q);
+          t.deepEqual(actual, expected);
+          return actual;
         },
         throws(t: ExecutionContext, expected: { code: string; message?: string | RegExp; path?: string }) {
-          const err = t.throws(() => run(cat, [q], base), { instanceOf: EngineError }) as EngineError;
+          const err = t.throws(() => decide(q), { instanceOf: EngineError }) as EngineError;
           t.is(err.code as string, expected.code);
           if (typeof expected.message === 'string') t.is(err.message, expected.message);
           else if (expected.message) t.regex(err.message, expected.message);
@@ -129,3 +126,21 @@ export function given(cat: PgCatalog, ...setup: Query[]) {
     },
   };
 }
+
+// Events of the blog's metadata, written out by hand, for specs to start from -----------------------------------
+
+export const author = { schema: 'public', name: 'author' };
+export const article = { schema: 'public', name: 'article' };
+const noConfiguration = { custom_root_fields: {}, custom_column_names: {} };
+
+export const tableTracked = (table: QualifiedName): Event => ev('table_tracked', { table, is_enum: false, configuration: noConfiguration });
+export const AUTHOR_TRACKED = tableTracked(author);
+export const ARTICLE_TRACKED = tableTracked(article);
+/** article.author, on article's author_id. */
+export const ARTICLE_AUTHOR = ev('relationship_created', {
+  table: article, kind: 'object', relationship: { name: 'author', using: { foreign_key_constraint_on: 'author_id' }, comment: null },
+});
+/** author.articles, on article's author_id. */
+export const AUTHOR_ARTICLES = ev('relationship_created', {
+  table: author, kind: 'array', relationship: { name: 'articles', using: { foreign_key_constraint_on: { table: article, column: 'author_id' } }, comment: null },
+});

@@ -1,4 +1,42 @@
-WITH "_0_ins_article" AS (INSERT INTO "public"."article" AS "_t" ("title", "author_id") VALUES ($1::text::"text", $2::text::"int4") RETURNING "_t".*) SELECT (json_build_object('affected_rows', "_c"."n", 'returning', (SELECT coalesce(json_agg(json_build_object('id', "_root"."id", 'title', "_root"."title")), '[]') AS "json" FROM (SELECT "_root"."id", "_root"."title" FROM "_0_ins_article" AS "_root") AS "_root")))::text FROM (SELECT (set_config('engine.user', $3, true) IS NULL)::int + (SELECT count(*) FROM "_0_ins_article") AS "n") AS "_c";
+WITH
+  "_0_ins_article" AS (
+    INSERT INTO
+      "public"."article" AS "_t" ("title", "author_id")
+    VALUES
+      ($1::text::"text", $2::text::"int4")
+    RETURNING
+      "_t".*
+  )
+SELECT
+  (
+    json_build_object(
+      'affected_rows',
+      "_c"."n",
+      'returning',
+      (
+        SELECT
+          coalesce(json_agg(json_build_object('id', "_root"."id", 'title', "_root"."title")), '[]') AS "json"
+        FROM
+          (
+            SELECT
+              "_root"."id",
+              "_root"."title"
+            FROM
+              "_0_ins_article" AS "_root"
+          ) AS "_root"
+      )
+    )
+  )::text
+FROM
+  (
+    SELECT
+      (set_config('engine.user', $3, true) IS NULL)::int + (
+        SELECT
+          count(*)
+        FROM
+          "_0_ins_article"
+      ) AS "n"
+  ) AS "_c";
 -- $1 = "d"
 -- $2 = "2"
 -- $3 = "{\"x-engine-role\":\"admin\"}"

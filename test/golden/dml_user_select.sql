@@ -1,4 +1,60 @@
-SELECT (SELECT coalesce(json_agg(json_build_object('id', "_root"."id", 'title', "_root"."title", 'author', "_1_author.j"."json") ORDER BY "_root"."id" DESC NULLS FIRST), '[]') AS "json" FROM (SELECT "_root"."id", "_root"."title", "_root"."author_id" FROM "public"."article" AS "_root" WHERE (("_root"."title" LIKE $1::"text") AND (("_root"."is_published" = $2::"bool") OR EXISTS (SELECT 1 FROM "public"."author" AS "_0_author" WHERE "_0_author"."id" = "_root"."author_id" AND ("_0_author"."id" = $3::"int4")))) ORDER BY "_root"."id" DESC NULLS FIRST LIMIT 2) AS "_root" LEFT JOIN LATERAL (SELECT json_build_object('name', "_1_author"."name") AS "json" FROM (SELECT "_1_author"."name" FROM "public"."author" AS "_1_author" WHERE "_1_author"."id" = "_root"."author_id" AND ("_1_author"."id" = $3::"int4") LIMIT 5) AS "_1_author") AS "_1_author.j" ON true)::text;
+SELECT
+  (
+    SELECT
+      coalesce(
+        json_agg(
+          json_build_object('id', "_root"."id", 'title', "_root"."title", 'author', "_1_author.j"."json")
+          ORDER BY
+            "_root"."id" DESC NULLS FIRST
+        ),
+        '[]'
+      ) AS "json"
+    FROM
+      (
+        SELECT
+          "_root"."id",
+          "_root"."title",
+          "_root"."author_id"
+        FROM
+          "public"."article" AS "_root"
+        WHERE
+          (
+            ("_root"."title" LIKE $1::"text")
+            AND (
+              ("_root"."is_published" = $2::"bool")
+              OR EXISTS (
+                SELECT
+                  1
+                FROM
+                  "public"."author" AS "_0_author"
+                WHERE
+                  "_0_author"."id" = "_root"."author_id"
+                  AND ("_0_author"."id" = $3::"int4")
+              )
+            )
+          )
+        ORDER BY
+          "_root"."id" DESC NULLS FIRST
+        LIMIT
+          2
+      ) AS "_root"
+      LEFT JOIN LATERAL (
+        SELECT
+          json_build_object('name', "_1_author"."name") AS "json"
+        FROM
+          (
+            SELECT
+              "_1_author"."name"
+            FROM
+              "public"."author" AS "_1_author"
+            WHERE
+              "_1_author"."id" = "_root"."author_id"
+              AND ("_1_author"."id" = $3::"int4")
+            LIMIT
+              5
+          ) AS "_1_author"
+      ) AS "_1_author.j" ON true
+  )::text;
 -- $1 = "T%"
 -- $2 = "true"
 -- $3 = "1"

@@ -1,2 +1,47 @@
-SELECT (SELECT coalesce(json_agg(json_build_object('name', "_root"."name", 'articles', "_0_articles.j"."json") ORDER BY "_root"."id" ASC NULLS LAST), '[]') AS "json" FROM (SELECT "_root"."name", "_root"."id" FROM "public"."author" AS "_root") AS "_root" LEFT JOIN LATERAL (SELECT coalesce(json_agg(json_build_object('title', "_0_articles"."title") ORDER BY "_0_articles"."id" DESC NULLS FIRST), '[]') AS "json" FROM (SELECT "_0_articles"."title", "_0_articles"."id" FROM "public"."article" AS "_0_articles" WHERE "_0_articles"."author_id" = "_root"."id" AND ("_0_articles"."is_published" = $1::"bool") ORDER BY "_0_articles"."id" DESC NULLS FIRST LIMIT 2) AS "_0_articles") AS "_0_articles.j" ON true)::text AS "0";
+SELECT
+  (
+    SELECT
+      coalesce(
+        json_agg(
+          json_build_object('name', "_root"."name", 'articles', "_0_articles.j"."json")
+          ORDER BY
+            "_root"."id" ASC NULLS LAST
+        ),
+        '[]'
+      ) AS "json"
+    FROM
+      (
+        SELECT
+          "_root"."name",
+          "_root"."id"
+        FROM
+          "public"."author" AS "_root"
+      ) AS "_root"
+      LEFT JOIN LATERAL (
+        SELECT
+          coalesce(
+            json_agg(
+              json_build_object('title', "_0_articles"."title")
+              ORDER BY
+                "_0_articles"."id" DESC NULLS FIRST
+            ),
+            '[]'
+          ) AS "json"
+        FROM
+          (
+            SELECT
+              "_0_articles"."title",
+              "_0_articles"."id"
+            FROM
+              "public"."article" AS "_0_articles"
+            WHERE
+              "_0_articles"."author_id" = "_root"."id"
+              AND ("_0_articles"."is_published" = $1::"bool")
+            ORDER BY
+              "_0_articles"."id" DESC NULLS FIRST
+            LIMIT
+              2
+          ) AS "_0_articles"
+      ) AS "_0_articles.j" ON true
+  )::text AS "0";
 -- $1 = {"kind":"const","value":"true"}

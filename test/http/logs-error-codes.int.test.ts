@@ -25,7 +25,11 @@ function bodyCode(body: unknown): string | undefined {
 const cases: Array<[string, string, string, unknown, string]> = [
   ['POST', '/v1/query', 'not json', undefined, 'invalid-json'],
   ['POST', '/v1/graphql', 'not json', undefined, 'invalid-json'],
-  ['POST', '/v1/graphql?via=koa', '{"query": ', undefined, 'invalid-json'],
+  ['POST', '/v1/graphql', '{"query": ', undefined, 'invalid-json'],
+  ['POST', '/v1/query', '{"type": ', undefined, 'invalid-json'],
+  // A query string is no part of the path the log line names, on a direct route and on a koa one.
+  ['POST', '/v1/graphql?x=1', '{"query": "{ nope }"}', undefined, 'validation-failed'],
+  ['POST', '/v1/graphql/explain?x=1', 'not json', undefined, 'invalid-json'],
   ['POST', '/v1alpha1/graphql', 'not json', undefined, 'invalid-json'],
   ['POST', '/v1beta1/relay', 'not json', undefined, 'invalid-json'],
   ['POST', '/v1/graphql/explain', 'not json', undefined, 'invalid-json'],

@@ -22,7 +22,8 @@ test.serial('every line is JSON with timestamp, level, type and detail; start-up
     t.regex(x.timestamp, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
     t.true(['debug', 'info', 'warn', 'error'].includes(x.level));
     t.is(typeof x.type, 'string');
-    t.is(typeof x.detail, 'object');
+    // An object of fields: not null, not an array (typeof says 'object' for both).
+    t.is(Object.prototype.toString.call(x.detail), '[object Object]', JSON.stringify(x));
   }
   const ready = parsed().find((x) => x.type === 'startup' && x.detail.kind === 'server' && /^engine ready on http:/.test(x.detail.info.message));
   t.truthy(ready);

@@ -1,0 +1,58 @@
+WITH
+  "_0_ins_article" AS (
+    INSERT INTO
+      "public"."article" AS "_t" ("title", "author_id", "is_published")
+    VALUES
+      ($1::text::"text", $2::text::"int4", $3::text::"bool")
+    RETURNING
+      "_t".*,
+      CASE
+        WHEN ("_t"."author_id" = $4::"int4") THEN true
+        ELSE engine_catalog.check_violation ('insert check constraint failed')
+      END AS "__check"
+  ),
+  "_1_rows_article" AS (
+    SELECT
+      "id",
+      "title",
+      "author_id",
+      "is_published",
+      "tags"
+    FROM
+      "_0_ins_article"
+  )
+SELECT
+  (
+    json_build_object(
+      'affected_rows',
+      "_c"."n",
+      'returning',
+      (
+        SELECT
+          coalesce(json_agg(json_build_object('id', "_root"."id", 'title', "_root"."title")), '[]') AS "json"
+        FROM
+          (
+            SELECT
+              "_root"."id",
+              "_root"."title"
+            FROM
+              "_1_rows_article" AS "_root"
+          ) AS "_root"
+      )
+    )
+  )::text
+FROM
+  (
+    SELECT
+      (set_config('engine.user', $5, true) IS NULL)::int + (
+        SELECT
+          count(*)
+        FROM
+          "_1_rows_article"
+      ) AS "n"
+  ) AS "_c";
+-- $1 = "mine"
+-- $2 = "1"
+-- $3 = "false"
+-- $4 = "1"
+-- $5 = "{\"x-engine-role\":\"user\",\"x-engine-user-id\":\"1\"}"

@@ -1,0 +1,53 @@
+-- statement 1
+WITH
+  "_0_ins_article" AS (
+    INSERT INTO
+      "public"."article" AS "_t" ("id", "title", "author_id")
+    VALUES
+      ($1::text::"int4", $2::text::"text", $1::text::"int4"),
+      ($3::text::"int4", $4::text::"text", $5::text::"int4")
+    ON CONFLICT ON CONSTRAINT "article_pkey" DO UPDATE
+    SET
+      "title" = EXCLUDED."title"
+    WHERE
+      ("_t"."is_published" = $6::"bool")
+    RETURNING
+      "_t".*
+  )
+SELECT
+  (
+    json_build_object(
+      'affected_rows',
+      "_c"."n",
+      'returning',
+      (
+        SELECT
+          coalesce(json_agg(json_build_object('id', "_root"."id", 'title', "_root"."title")), '[]') AS "json"
+        FROM
+          (
+            SELECT
+              "_root"."id",
+              "_root"."title"
+            FROM
+              "_0_ins_article" AS "_root"
+          ) AS "_root"
+      )
+    )
+  )::text
+FROM
+  (
+    SELECT
+      (set_config('engine.user', $7, true) IS NULL)::int + (
+        SELECT
+          count(*)
+        FROM
+          "_0_ins_article"
+      ) AS "n"
+  ) AS "_c";
+-- $1 = {"kind":"const","value":"1"}
+-- $2 = {"kind":"const","value":"up"}
+-- $3 = {"kind":"const","value":"10"}
+-- $4 = {"kind":"const","value":"new"}
+-- $5 = {"kind":"const","value":"2"}
+-- $6 = {"kind":"const","value":"false"}
+-- $7 = {"kind":"session_object"}

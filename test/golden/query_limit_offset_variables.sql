@@ -1,0 +1,27 @@
+SELECT
+  (
+    SELECT
+      coalesce(
+        json_agg(
+          json_build_object('name', "_root"."name")
+          ORDER BY
+            "_root"."name" DESC NULLS LAST
+        ),
+        '[]'
+      ) AS "json"
+    FROM
+      (
+        SELECT
+          "_root"."name"
+        FROM
+          "public"."author" AS "_root"
+        ORDER BY
+          "_root"."name" DESC NULLS LAST
+        LIMIT
+          $1::"int8"
+        OFFSET
+          $2::"int8"
+      ) AS "_root"
+  )::text AS "0";
+-- $1 = {"kind":"variable","name":"limit","path":[],"pgType":{"type":"int8","typeSchema":"pg_catalog","array":false}}
+-- $2 = {"kind":"variable","name":"offset","path":[],"pgType":{"type":"int8","typeSchema":"pg_catalog","array":false}}
