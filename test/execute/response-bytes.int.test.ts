@@ -123,3 +123,18 @@ test.serial('a live query\'s data: the root object json_build_object\'s (as the 
   socket.close();
   t.is(frames.find((f) => f.includes('"type":"data"')), '{"type":"data","id":"1","payload":{"data":{"author" : [{"id":1,"name":"Ann"}, {"id":2,"name":"Bob"}]}}}');
 });
+
+test.serial('v1 select, count and mutations on /v1/query answer the database\'s text (numbers keep their digits)', async (t) => {
+  const select = { type: 'select', args: { table: 'author', columns: ['id', 'rating', { name: 'articles', columns: ['title'], order_by: ['id'] }], order_by: ['id'] } };
+  const r = await e.query(select);
+  t.is(r.text, '[{"id":1,"rating":4.50,"articles":[{"title":"a1"}, {"title":"a2"}]}, {"id":2,"rating":null,"articles":[{"title":"b1"}]}]');
+  const bulk = await e.query({
+    type: 'bulk',
+    args: [
+      { type: 'insert', args: { table: 'article', objects: [{ id: 6, title: 'v', author_id: 2 }], returning: ['id', 'title'] } },
+      { type: 'count', args: { table: 'article' } },
+      { type: 'delete', args: { table: 'article', where: { id: 6 } } },
+    ],
+  });
+  t.is(bulk.text, '[{"affected_rows" : 1, "returning" : [{"id":6,"title":"v"}]},{"count":4},{"affected_rows" : 1}]');
+});
