@@ -19,7 +19,11 @@ test.before(async () => {
         CREATE TABLE author (id int PRIMARY KEY, name text, rating numeric);
         CREATE TABLE article (id int PRIMARY KEY, title text, author_id int REFERENCES author(id));
         INSERT INTO author VALUES (1, 'Ann', 4.50), (2, 'Bob', NULL);
-        INSERT INTO article VALUES (1, 'a1', 1), (2, 'a2', 1), (3, 'b1', 2);` } },
+        INSERT INTO article VALUES (1, 'a1', 1), (2, 'a2', 1), (3, 'b1', 2);
+        CREATE TABLE odd (id int PRIMARY KEY, "say ""hi""" text, "${'x'.repeat(63)}" int);
+        INSERT INTO odd VALUES (1, 'hi', 7);` } },
+      // The GraphQL name of the quoted column is a custom one (it is no GraphQL name); v1 DML keys by column names.
+      { type: 'track_table', version: 2, args: { table: 'odd', configuration: { custom_column_names: { 'say "hi"': 'say_hi' } } } },
       { type: 'track_table', args: 'author' },
       { type: 'track_table', args: 'article' },
       { type: 'create_object_relationship', args: { table: 'article', name: 'author', using: { foreign_key_constraint_on: 'author_id' } } },
@@ -137,4 +141,6 @@ test.serial('v1 select, count and mutations on /v1/query answer the database\'s 
     ],
   });
   t.is(bulk.text, '[{"affected_rows" : 1, "returning" : [{"id":6,"title":"v"}]},{"count":4},{"affected_rows" : 1}]');
+  // Column names with quotes, and of 63 bytes, are keys as they are.
+  t.is((await e.query({ type: 'select', args: { table: 'odd', columns: ['*'] } })).text, `[{"id":1,"say \\"hi\\"":"hi","${'x'.repeat(63)}":7}]`);
 });
