@@ -83,7 +83,8 @@ async function shapeOutput(env: ActionEnv, out: ActionOutputIR, value: unknown):
     for (const [key, f] of out.fields) r[key] = f.kind === 'typename' ? f.name : f.kind === 'field' ? (o[f.name] ?? null) : null;
     return r;
   });
-  return JSON.stringify(out.list ? shaped : shaped[0] ?? null);
+  // A list as json_agg writes one (`[{...}, {...}]`), as the original's (and the relationship path's) SQL answers it.
+  return out.list ? `[${shaped.map((o) => JSON.stringify(o)).join(', ')}]` : JSON.stringify(shaped[0] ?? null);
 }
 
 export async function runActionRoot(env: ActionEnv, ir: ActionRootIR): Promise<string> {

@@ -8,7 +8,7 @@ import type { RelationshipInfo } from '../cache/types.js';
 import { compile, empty, ident, join, literal, sql, type CompiledSql, type SQL } from './builder.js';
 import { CompileContext } from './context.js';
 import { rowObject } from './select.js';
-import { jsonObject } from './json.js';
+import { rowJson } from './json.js';
 import { typedParam, typeName } from './boolexp.js';
 
 /** The variable name under which the executor passes the handler's objects (a JSON array). */
@@ -93,5 +93,7 @@ function actionStatusQuery(ir: Extract<ActionRootIR, { kind: 'action_status' }>,
     }
   });
   const own = ir.admin ? empty : sql` AND l.session_variables = ${typedParam({ kind: 'session_object' })}::jsonb`;
-  return sql`SELECT ${jsonObject(pairs)} FROM engine_catalog.hdb_action_log AS l WHERE l.id = ${id} AND l.action_name = ${literal(ir.action)}${own}`;
+  const laterals: SQL[] = [];
+  const obj = rowJson(pairs, ctx, laterals);
+  return sql`SELECT ${obj} FROM engine_catalog.hdb_action_log AS l${laterals} WHERE l.id = ${id} AND l.action_name = ${literal(ir.action)}${own}`;
 }

@@ -1,8 +1,9 @@
 // SelectIR / AggregateIR → one SELECT whose single column "json" is the field's JSON, built by Postgres.
 // Shape (Note [Select shape]):
-//   SELECT coalesce(json_agg(json_build_object('k', "_root"."c", 'rel', "_1_rel.j"."json") ORDER BY ...), '[]') AS "json"
+//   SELECT coalesce(json_agg(row_to_json("_2_e") ORDER BY ...), '[]') AS "json"
 //   FROM (SELECT "_root"."c", ... FROM "s"."t" AS "_root" WHERE ... [ORDER BY ... LIMIT ... OFFSET ...]) AS "_root"
 //   LEFT JOIN LATERAL (<nested select>) AS "_1_rel.j" ON true
+//   CROSS JOIN LATERAL (SELECT "_root"."c" AS "k", "_1_rel.j"."json" AS "rel") AS "_2_e"   (Note [Row objects], json.ts)
 // The base subquery selects the columns the levels above read (columns.ts), or `*` when a computed field takes the
 // whole row (then the alias is a row of the table type); it orders only when LIMIT/OFFSET/DISTINCT ON need it, and
 // json_agg orders the output. Order expressions only mention the alias, which names the table inside the base and
@@ -17,7 +18,7 @@ import { compileBoolExp, relationshipJoin, typedParam } from './boolexp.js';
 import { aggregateCall, countExpr } from './aggregate.js';
 import { aggregateColumns, selectColumns } from './columns.js';
 import { connectionQuery, nodeIdExpr } from './relay.js';
-import { jsonObject, ROOT, type Nesting } from './json.js';
+import { jsonObject, ROOT, rowJson, type Nesting } from './json.js';
 
 
 /**
@@ -73,7 +74,7 @@ function columnValue(f: Extract<FieldIR, { kind: 'column' }>, alias: string): SQ
   return e;
 }
 
-/** The JSON object of one row; nested selects are appended to `laterals`. */
+/** The JSON object of one row; nested selects and the row's sub-select are appended to `laterals`. */
 export function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, alias: string, ctx: CompileContext, laterals: SQL[]): SQL {
   const lateral = (key: string, query: SQL): SQL => {
     const name = `${key}.j`;
@@ -114,7 +115,7 @@ export function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, ali
       }
     }
   });
-  return jsonObject(pairs);
+  return rowJson(pairs, ctx, laterals);
 }
 
 /** A select as a query with one row and one column "json": an array of objects, or (single) an object or no row. */
@@ -133,6 +134,13 @@ export function selectQuery(sel: SelectIR, alias: string, single: boolean, nest:
 // the rows they are computed over (the client's own `limit` does); it caps only `nodes`, which then keeps the
 // first rows of the (ordered) set. Without aggregate values, the permission limit caps the base rows as usual.
 
+/**
+ * The first `n` objects of an array_agg, as json_agg writes an array (`[{...}, {...}]`: array_to_json leaves out the
+ * space), in order.
+ */
+const firstNodes = (objects: SQL, n: number): SQL =>
+  sql`(SELECT coalesce(json_agg("_n"."o" ORDER BY "_n"."i"), '[]') FROM unnest((${objects})[1:${raw(String(n))}]) WITH ORDINALITY AS "_n" ("o", "i"))`;
+
 /** `<t>_aggregate`: aggregate values and nodes over the same (filtered, ordered, limited) rows. */
 export function aggregateQuery(agg: AggregateIR, alias: string, nest: Nesting, ctx: CompileContext): SQL {
   const orderBy = compileOrderBy(agg.args.orderBy, alias, ctx);
@@ -148,7 +156,7 @@ export function aggregateQuery(agg: AggregateIR, alias: string, nest: Nesting, c
       case 'nodes': {
         const obj = rowObject(f.fields, alias, ctx, laterals);
         const ordered = orderBy ? sql` ORDER BY ${orderBy}` : empty;
-        if (nodesLimit !== null) return [key, sql`coalesce(array_to_json((array_agg(${obj}${ordered}))[1:${raw(String(nodesLimit))}]), '[]')`];
+        if (nodesLimit !== null) return [key, firstNodes(sql`array_agg(${obj}${ordered})`, nodesLimit)];
         return [key, sql`coalesce(json_agg(${obj}${ordered}), '[]')`];
       }
       case 'aggregate':

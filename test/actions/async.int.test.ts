@@ -72,6 +72,8 @@ test.serial('lifecycle: created → completed (output with a relationship) or er
     t.is(row.errors, null);
     t.true(Math.abs(Date.now() - Date.parse(row.created_at)) < 60_000, row.created_at);
     t.deepEqual(row.output, { __typename: 'Made', id: 1, name: 'Ann', person: { name: 'one' } });
+    // the bytes as the original's SQL writes them: row objects, without spaces
+    t.is(done.text, `{"data":{"make":{"__typename":"make","id":"${id}","created_at":${JSON.stringify(row.created_at)},"errors":null,"output":{"__typename":"Made","id":1,"name":"Ann","person":{"name":"one"}}}}}`);
     // the handler got the session of the mutation
     const call = h.calls.find((c) => c.body.action.name === 'make' && (c.body.input as any).name === 'Ann')!;
     t.deepEqual(call.body.session_variables, { 'x-engine-role': 'user', 'x-engine-user-id': '1' });

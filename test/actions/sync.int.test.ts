@@ -225,6 +225,11 @@ test('output relationships join the handler objects with the table under the cal
   await e.query({ type: 'drop_action_permission', args: { action: 'get_items', role: 'nosel' } });
 });
 
+test('output bytes as the original\'s SQL writes them: row objects without spaces, lists as json_agg\'s, with or without relationships', async (t) => {
+  t.is((await e.graphql({ query: '{ get_items(ids: [3, 1]) { id name } }' })).text, '{"data":{"get_items":[{"id":3,"name":"n3"}, {"id":1,"name":"n1"}]}}');
+  t.is((await e.graphql({ query: '{ get_items(ids: [3, 9]) { id item { label } } }' })).text, '{"data":{"get_items":[{"id":3,"item":{"label":"c"}}, {"id":9,"item":null}]}}');
+});
+
 test.serial('a handler URL template needs its environment variable: refused on create, inconsistent after reload', async (t) => {
   const create = () => e.query({ type: 'create_action', args: { name: 'templ', definition: { output_type: 'Out', handler: '{{H12_LATER}}/mirror' } } });
   const refused = await create();

@@ -14,7 +14,7 @@ SELECT
       'returning',
       (
         SELECT
-          coalesce(json_agg(json_build_object('id', "_root"."id", 'title', "_root"."title")), '[]') AS "json"
+          coalesce(json_agg(row_to_json("_1_e")), '[]') AS "json"
         FROM
           (
             SELECT
@@ -23,6 +23,11 @@ SELECT
             FROM
               "_0_del_article" AS "_root"
           ) AS "_root"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_root"."id" AS "id",
+              "_root"."title" AS "title"
+          ) AS "_1_e"
       )
     )
   )::text

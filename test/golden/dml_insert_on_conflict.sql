@@ -20,7 +20,7 @@ SELECT
       'returning',
       (
         SELECT
-          coalesce(json_agg(json_build_object('id', "_root"."id", 'title', "_root"."title")), '[]') AS "json"
+          coalesce(json_agg(row_to_json("_1_e")), '[]') AS "json"
         FROM
           (
             SELECT
@@ -29,6 +29,11 @@ SELECT
             FROM
               "_0_ins_article" AS "_root"
           ) AS "_root"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_root"."id" AS "id",
+              "_root"."title" AS "title"
+          ) AS "_1_e"
       )
     )
   )::text

@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('id', "_root"."id", 'name', "_root"."name", 'articles', "_1_articles.j"."json")
+          row_to_json("_3_e")
           ORDER BY
             "_root"."name" DESC NULLS LAST
         ),
@@ -37,7 +37,7 @@ SELECT
         SELECT
           coalesce(
             json_agg(
-              json_build_object('id', "_1_articles"."id", 'title', "_1_articles"."title")
+              row_to_json("_2_e")
               ORDER BY
                 "_1_articles"."id" ASC NULLS LAST
             ),
@@ -58,7 +58,18 @@ SELECT
             LIMIT
               2
           ) AS "_1_articles"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_1_articles"."id" AS "id",
+              "_1_articles"."title" AS "title"
+          ) AS "_2_e"
       ) AS "_1_articles.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id",
+          "_root"."name" AS "name",
+          "_1_articles.j"."json" AS "articles"
+      ) AS "_3_e"
   )::text;
 -- $1 = "T%"
 -- $2 = "true"

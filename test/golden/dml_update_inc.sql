@@ -17,7 +17,7 @@ SELECT
       'returning',
       (
         SELECT
-          coalesce(json_agg(json_build_object('id', "_root"."id")), '[]') AS "json"
+          coalesce(json_agg(row_to_json("_1_e")), '[]') AS "json"
         FROM
           (
             SELECT
@@ -25,6 +25,10 @@ SELECT
             FROM
               "_0_upd_article" AS "_root"
           ) AS "_root"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_root"."id" AS "id"
+          ) AS "_1_e"
       )
     )
   )::text

@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('id', "_root"."id", 'title', "_root"."title", 'author', "_1_author.j"."json")
+          row_to_json("_3_e")
           ORDER BY
             "_root"."id" DESC NULLS FIRST
         ),
@@ -40,7 +40,7 @@ SELECT
       ) AS "_root"
       LEFT JOIN LATERAL (
         SELECT
-          json_build_object('name', "_1_author"."name") AS "json"
+          row_to_json("_2_e") AS "json"
         FROM
           (
             SELECT
@@ -53,7 +53,17 @@ SELECT
             LIMIT
               5
           ) AS "_1_author"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_1_author"."name" AS "name"
+          ) AS "_2_e"
       ) AS "_1_author.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id",
+          "_root"."title" AS "title",
+          "_1_author.j"."json" AS "author"
+      ) AS "_3_e"
   )::text;
 -- $1 = "T%"
 -- $2 = "true"

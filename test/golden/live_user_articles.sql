@@ -11,7 +11,7 @@ FROM
           SELECT
             coalesce(
               json_agg(
-                json_build_object('id', "_root"."id", 'title', "_root"."title", 'author', "_1_author.j"."json")
+                row_to_json("_3_e")
                 ORDER BY
                   "_root"."id" ASC NULLS LAST
               ),
@@ -41,7 +41,7 @@ FROM
             ) AS "_root"
             LEFT JOIN LATERAL (
               SELECT
-                json_build_object('name', "_1_author"."name") AS "json"
+                row_to_json("_2_e") AS "json"
               FROM
                 (
                   SELECT
@@ -54,7 +54,17 @@ FROM
                   LIMIT
                     1
                 ) AS "_1_author"
+                CROSS JOIN LATERAL (
+                  SELECT
+                    "_1_author"."name" AS "name"
+                ) AS "_2_e"
             ) AS "_1_author.j" ON true
+            CROSS JOIN LATERAL (
+              SELECT
+                "_root"."id" AS "id",
+                "_root"."title" AS "title",
+                "_1_author.j"."json" AS "author"
+            ) AS "_3_e"
         )
       ) AS "root"
   ) AS "_fld" ON true;

@@ -9,7 +9,7 @@ FROM
         'author_by_pk',
         (
           SELECT
-            json_build_object('name', "_root"."name", 'articles', "_0_articles.j"."json") AS "json"
+            row_to_json("_2_e") AS "json"
           FROM
             (
               SELECT
@@ -24,7 +24,7 @@ FROM
               SELECT
                 coalesce(
                   json_agg(
-                    json_build_object('title', "_0_articles"."title")
+                    row_to_json("_1_e")
                     ORDER BY
                       "_0_articles"."id" ASC NULLS LAST
                   ),
@@ -40,7 +40,16 @@ FROM
                   WHERE
                     "_0_articles"."author_id" = "_root"."id"
                 ) AS "_0_articles"
+                CROSS JOIN LATERAL (
+                  SELECT
+                    "_0_articles"."title" AS "title"
+                ) AS "_1_e"
             ) AS "_0_articles.j" ON true
+            CROSS JOIN LATERAL (
+              SELECT
+                "_root"."name" AS "name",
+                "_0_articles.j"."json" AS "articles"
+            ) AS "_2_e"
         )
       ) AS "root"
   ) AS "_fld" ON true;

@@ -13,7 +13,7 @@ SELECT
   (
     (
       SELECT
-        json_build_object('id', "_root"."id", 'title', "_root"."title") AS "json"
+        row_to_json("_1_e") AS "json"
       FROM
         (
           SELECT
@@ -22,6 +22,11 @@ SELECT
           FROM
             "_0_upd_article" AS "_root"
         ) AS "_root"
+        CROSS JOIN LATERAL (
+          SELECT
+            "_root"."id" AS "id",
+            "_root"."title" AS "title"
+        ) AS "_1_e"
     )
   )::text
 FROM
@@ -40,7 +45,7 @@ FROM
 
 -- statement 2
 WITH
-  "_1_del_article" AS (
+  "_2_del_article" AS (
     DELETE FROM "public"."article" AS "_t"
     WHERE
       ("_t"."id" = $1::"int4")
@@ -51,15 +56,20 @@ SELECT
   (
     (
       SELECT
-        json_build_object('id', "_root"."id", 'title', "_root"."title") AS "json"
+        row_to_json("_3_e") AS "json"
       FROM
         (
           SELECT
             "_root"."id",
             "_root"."title"
           FROM
-            "_1_del_article" AS "_root"
+            "_2_del_article" AS "_root"
         ) AS "_root"
+        CROSS JOIN LATERAL (
+          SELECT
+            "_root"."id" AS "id",
+            "_root"."title" AS "title"
+        ) AS "_3_e"
     )
   )::text
 FROM
@@ -69,7 +79,7 @@ FROM
         SELECT
           count(*)
         FROM
-          "_1_del_article"
+          "_2_del_article"
       ) AS "n"
   ) AS "_c";
 -- $1 = {"kind":"const","value":"3"}

@@ -23,10 +23,7 @@ SELECT
       'returning',
       (
         SELECT
-          coalesce(
-            json_agg(json_build_object('id', "_root"."id", 'author', "_2_author.j"."json")),
-            '[]'
-          ) AS "json"
+          coalesce(json_agg(row_to_json("_4_e")), '[]') AS "json"
         FROM
           (
             SELECT
@@ -37,7 +34,7 @@ SELECT
           ) AS "_root"
           LEFT JOIN LATERAL (
             SELECT
-              json_build_object('name', "_2_author"."name") AS "json"
+              row_to_json("_3_e") AS "json"
             FROM
               (
                 SELECT
@@ -49,7 +46,16 @@ SELECT
                 LIMIT
                   1
               ) AS "_2_author"
+              CROSS JOIN LATERAL (
+                SELECT
+                  "_2_author"."name" AS "name"
+              ) AS "_3_e"
           ) AS "_2_author.j" ON true
+          CROSS JOIN LATERAL (
+            SELECT
+              "_root"."id" AS "id",
+              "_2_author.j"."json" AS "author"
+          ) AS "_4_e"
       )
     )
   )::text

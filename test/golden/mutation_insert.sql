@@ -16,10 +16,7 @@ SELECT
       'returning',
       (
         SELECT
-          coalesce(
-            json_agg(json_build_object('id', "_root"."id", 'author', "_1_author.j"."json")),
-            '[]'
-          ) AS "json"
+          coalesce(json_agg(row_to_json("_3_e")), '[]') AS "json"
         FROM
           (
             SELECT
@@ -30,7 +27,7 @@ SELECT
           ) AS "_root"
           LEFT JOIN LATERAL (
             SELECT
-              json_build_object('name', "_1_author"."name") AS "json"
+              row_to_json("_2_e") AS "json"
             FROM
               (
                 SELECT
@@ -42,7 +39,16 @@ SELECT
                 LIMIT
                   1
               ) AS "_1_author"
+              CROSS JOIN LATERAL (
+                SELECT
+                  "_1_author"."name" AS "name"
+              ) AS "_2_e"
           ) AS "_1_author.j" ON true
+          CROSS JOIN LATERAL (
+            SELECT
+              "_root"."id" AS "id",
+              "_1_author.j"."json" AS "author"
+          ) AS "_3_e"
       )
     )
   )::text

@@ -80,7 +80,7 @@ SELECT
   (
     (
       SELECT
-        json_build_object('id', "_root"."id", 'articles', "_3_articles.j"."json") AS "json"
+        row_to_json("_5_e") AS "json"
       FROM
         (
           SELECT
@@ -92,7 +92,7 @@ SELECT
           SELECT
             coalesce(
               json_agg(
-                json_build_object('title', "_3_articles"."title")
+                row_to_json("_4_e")
                 ORDER BY
                   "_3_articles"."id" ASC NULLS LAST
               ),
@@ -108,7 +108,16 @@ SELECT
               WHERE
                 "_3_articles"."author_id" = "_root"."id"
             ) AS "_3_articles"
+            CROSS JOIN LATERAL (
+              SELECT
+                "_3_articles"."title" AS "title"
+            ) AS "_4_e"
         ) AS "_3_articles.j" ON true
+        CROSS JOIN LATERAL (
+          SELECT
+            "_root"."id" AS "id",
+            "_3_articles.j"."json" AS "articles"
+        ) AS "_5_e"
     )
   )::text;
 -- $1 = {"kind":"variable","name":"$previous","path":[],"pgType":{"type":"text","typeSchema":"pg_catalog","array":false}}

@@ -67,7 +67,7 @@ SELECT
   (
     (
       SELECT
-        json_build_object('id', "_root"."id", 'author', "_3_author.j"."json") AS "json"
+        row_to_json("_5_e") AS "json"
       FROM
         (
           SELECT
@@ -78,7 +78,7 @@ SELECT
         ) AS "_root"
         LEFT JOIN LATERAL (
           SELECT
-            json_build_object('name', "_3_author"."name") AS "json"
+            row_to_json("_4_e") AS "json"
           FROM
             (
               SELECT
@@ -90,7 +90,16 @@ SELECT
               LIMIT
                 1
             ) AS "_3_author"
+            CROSS JOIN LATERAL (
+              SELECT
+                "_3_author"."name" AS "name"
+            ) AS "_4_e"
         ) AS "_3_author.j" ON true
+        CROSS JOIN LATERAL (
+          SELECT
+            "_root"."id" AS "id",
+            "_3_author.j"."json" AS "author"
+        ) AS "_5_e"
     )
   )::text;
 -- $1 = {"kind":"variable","name":"$previous","path":[],"pgType":{"type":"text","typeSchema":"pg_catalog","array":false}}

@@ -26,7 +26,7 @@ SELECT
   (
     (
       SELECT
-        json_build_object('id', "_root"."id") AS "json"
+        row_to_json("_2_e") AS "json"
       FROM
         (
           SELECT
@@ -34,6 +34,10 @@ SELECT
           FROM
             "_1_rows_article" AS "_root"
         ) AS "_root"
+        CROSS JOIN LATERAL (
+          SELECT
+            "_root"."id" AS "id"
+        ) AS "_2_e"
     )
   )::text
 FROM

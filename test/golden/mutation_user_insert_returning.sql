@@ -30,7 +30,7 @@ SELECT
       'returning',
       (
         SELECT
-          coalesce(json_agg(json_build_object('id', "_root"."id", 'title', "_root"."title")), '[]') AS "json"
+          coalesce(json_agg(row_to_json("_2_e")), '[]') AS "json"
         FROM
           (
             SELECT
@@ -39,6 +39,11 @@ SELECT
             FROM
               "_1_rows_article" AS "_root"
           ) AS "_root"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_root"."id" AS "id",
+              "_root"."title" AS "title"
+          ) AS "_2_e"
       )
     )
   )::text

@@ -1,7 +1,7 @@
 SELECT
   (
     SELECT
-      coalesce(json_agg(json_build_object('shout', "public"."author_shout" ("_root"))), '[]') AS "json"
+      coalesce(json_agg(row_to_json("_0_e")), '[]') AS "json"
     FROM
       (
         SELECT
@@ -9,4 +9,8 @@ SELECT
         FROM
           "public"."author" AS "_root"
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "public"."author_shout" ("_root") AS "shout"
+      ) AS "_0_e"
   )::text AS "0";

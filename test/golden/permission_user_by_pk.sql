@@ -1,7 +1,7 @@
 SELECT
   (
     SELECT
-      json_build_object('id', "_root"."id", 'name', "_root"."name") AS "json"
+      row_to_json("_0_e") AS "json"
     FROM
       (
         SELECT
@@ -15,6 +15,11 @@ SELECT
             AND ("_root"."id" = $2::"int4")
           )
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id",
+          "_root"."name" AS "name"
+      ) AS "_0_e"
   )::text AS "0";
 -- $1 = {"kind":"const","value":"1"}
 -- $2 = {"kind":"session","name":"x-engine-user-id"}

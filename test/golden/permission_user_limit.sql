@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('id', "_root"."id")
+          row_to_json("_0_e")
           ORDER BY
             "_root"."id" ASC NULLS LAST
         ),
@@ -22,5 +22,9 @@ SELECT
         LIMIT
           least(10, 5)
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id"
+      ) AS "_0_e"
   )::text AS "0";
 -- $1 = {"kind":"session","name":"x-engine-user-id"}

@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('title', "_root"."title", 'author', "_1_author.j"."json")
+          row_to_json("_6_e")
           ORDER BY
             "_root"."id" ASC NULLS LAST
         ),
@@ -33,7 +33,7 @@ SELECT
       ) AS "_root"
       LEFT JOIN LATERAL (
         SELECT
-          json_build_object('name', "_1_author"."name", 'articles', "_2_articles.j"."json") AS "json"
+          row_to_json("_5_e") AS "json"
         FROM
           (
             SELECT
@@ -49,7 +49,7 @@ SELECT
           ) AS "_1_author"
           LEFT JOIN LATERAL (
             SELECT
-              coalesce(json_agg(json_build_object('title', "_2_articles"."title")), '[]') AS "json"
+              coalesce(json_agg(row_to_json("_4_e")), '[]') AS "json"
             FROM
               (
                 SELECT
@@ -71,8 +71,22 @@ SELECT
                     )
                   )
               ) AS "_2_articles"
+              CROSS JOIN LATERAL (
+                SELECT
+                  "_2_articles"."title" AS "title"
+              ) AS "_4_e"
           ) AS "_2_articles.j" ON true
+          CROSS JOIN LATERAL (
+            SELECT
+              "_1_author"."name" AS "name",
+              "_2_articles.j"."json" AS "articles"
+          ) AS "_5_e"
       ) AS "_1_author.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."title" AS "title",
+          "_1_author.j"."json" AS "author"
+      ) AS "_6_e"
   )::text AS "0";
 -- $1 = {"kind":"const","value":"true"}
 -- $2 = {"kind":"session","name":"x-engine-user-id"}

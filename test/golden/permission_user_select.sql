@@ -1,21 +1,7 @@
 SELECT
   (
     SELECT
-      coalesce(
-        json_agg(
-          json_build_object(
-            'id',
-            "_root"."id",
-            'name',
-            "_root"."name",
-            'shout',
-            "public"."author_shout" ("_root"),
-            'articles',
-            "_0_articles.j"."json"
-          )
-        ),
-        '[]'
-      ) AS "json"
+      coalesce(json_agg(row_to_json("_3_e")), '[]') AS "json"
     FROM
       (
         SELECT
@@ -29,7 +15,7 @@ SELECT
       ) AS "_root"
       LEFT JOIN LATERAL (
         SELECT
-          coalesce(json_agg(json_build_object('title', "_0_articles"."title")), '[]') AS "json"
+          coalesce(json_agg(row_to_json("_2_e")), '[]') AS "json"
         FROM
           (
             SELECT
@@ -51,7 +37,18 @@ SELECT
                 )
               )
           ) AS "_0_articles"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_0_articles"."title" AS "title"
+          ) AS "_2_e"
       ) AS "_0_articles.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id",
+          "_root"."name" AS "name",
+          "public"."author_shout" ("_root") AS "shout",
+          "_0_articles.j"."json" AS "articles"
+      ) AS "_3_e"
   )::text AS "0";
 -- $1 = {"kind":"session","name":"x-engine-user-id"}
 -- $2 = {"kind":"const","value":"true"}

@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('name', "_root"."name", 'articles_aggregate', "_1_articles_aggregate.j"."json")
+          row_to_json("_3_e")
           ORDER BY
             (
               SELECT
@@ -37,7 +37,7 @@ SELECT
               json_build_object('id', max("_1_articles_aggregate"."id"))
             ),
             'nodes',
-            coalesce(json_agg(json_build_object('title', "_1_articles_aggregate"."title")), '[]')
+            coalesce(json_agg(row_to_json("_2_e")), '[]')
           ) AS "json"
         FROM
           (
@@ -50,6 +50,15 @@ SELECT
               "_1_articles_aggregate"."author_id" = "_root"."id"
               AND ("_1_articles_aggregate"."is_published" = $1::"bool")
           ) AS "_1_articles_aggregate"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_1_articles_aggregate"."title" AS "title"
+          ) AS "_2_e"
       ) AS "_1_articles_aggregate.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."name" AS "name",
+          "_1_articles_aggregate.j"."json" AS "articles_aggregate"
+      ) AS "_3_e"
   )::text AS "0";
 -- $1 = {"kind":"const","value":"true"}

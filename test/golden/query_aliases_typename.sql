@@ -1,7 +1,7 @@
 SELECT
   (
     SELECT
-      json_build_object('name', "_root"."name", '__typename', 'author'::text) AS "json"
+      row_to_json("_0_e") AS "json"
     FROM
       (
         SELECT
@@ -11,10 +11,15 @@ SELECT
         WHERE
           ("_root"."id" = $1::"int4")
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."name" AS "name",
+          'author'::text AS "__typename"
+      ) AS "_0_e"
   )::text AS "0",
   (
     SELECT
-      json_build_object('name', "_root"."name") AS "json"
+      row_to_json("_1_e") AS "json"
     FROM
       (
         SELECT
@@ -24,6 +29,10 @@ SELECT
         WHERE
           ("_root"."id" = $2::"int4")
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."name" AS "name"
+      ) AS "_1_e"
   )::text AS "1";
 -- $1 = {"kind":"const","value":"1"}
 -- $2 = {"kind":"const","value":"2"}

@@ -1,7 +1,7 @@
 SELECT
   (
     SELECT
-      json_build_object('id', "_root"."id", 'name', "_root"."name", 'fav', "_root"."fav") AS "json"
+      row_to_json("_0_e") AS "json"
     FROM
       (
         SELECT
@@ -13,5 +13,11 @@ SELECT
         WHERE
           ("_root"."id" = $1::"int4")
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id",
+          "_root"."name" AS "name",
+          "_root"."fav" AS "fav"
+      ) AS "_0_e"
   )::text AS "0";
 -- $1 = {"kind":"variable","name":"id","path":[],"pgType":{"type":"int4","typeSchema":"pg_catalog","array":false}}

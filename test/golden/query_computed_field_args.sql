@@ -3,12 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object(
-            'shout',
-            "public"."author_shout" ("_root", $1::"text"),
-            'all_articles',
-            "_0_all_articles.j"."json"
-          )
+          row_to_json("_2_e")
           ORDER BY
             "_root"."id" ASC NULLS LAST
         ),
@@ -25,7 +20,7 @@ SELECT
         SELECT
           coalesce(
             json_agg(
-              json_build_object('title', "_0_all_articles"."title")
+              row_to_json("_1_e")
               ORDER BY
                 "_0_all_articles"."id" ASC NULLS LAST
             ),
@@ -39,9 +34,18 @@ SELECT
             FROM
               "public"."author_articles" ("_root") AS "_0_all_articles"
             WHERE
-              ("_0_all_articles"."is_published" = $2::"bool")
+              ("_0_all_articles"."is_published" = $1::"bool")
           ) AS "_0_all_articles"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_0_all_articles"."title" AS "title"
+          ) AS "_1_e"
       ) AS "_0_all_articles.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          "public"."author_shout" ("_root", $2::"text") AS "shout",
+          "_0_all_articles.j"."json" AS "all_articles"
+      ) AS "_2_e"
   )::text AS "0";
--- $1 = {"kind":"const","value":"?"}
--- $2 = {"kind":"const","value":"true"}
+-- $1 = {"kind":"const","value":"true"}
+-- $2 = {"kind":"const","value":"?"}

@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('author_id', "_root"."author_id", 'title', "_root"."title")
+          row_to_json("_0_e")
           ORDER BY
             "_root"."author_id" ASC NULLS LAST,
             "_root"."id" DESC NULLS FIRST
@@ -22,4 +22,9 @@ SELECT
           "_root"."author_id" ASC NULLS LAST,
           "_root"."id" DESC NULLS FIRST
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."author_id" AS "author_id",
+          "_root"."title" AS "title"
+      ) AS "_0_e"
   )::text AS "0";

@@ -1,7 +1,7 @@
 SELECT
   (
     SELECT
-      coalesce(json_agg(json_build_object('name', "_root"."name", 'fav', "_root"."fav")), '[]') AS "json"
+      coalesce(json_agg(row_to_json("_0_e")), '[]') AS "json"
     FROM
       (
         SELECT
@@ -12,12 +12,17 @@ SELECT
         WHERE
           ("_root"."fav" = $1::"text")
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."name" AS "name",
+          "_root"."fav" AS "fav"
+      ) AS "_0_e"
   )::text AS "0",
   (
     SELECT
       coalesce(
         json_agg(
-          json_build_object('id', "_root"."id", 'label', "_root"."label")
+          row_to_json("_1_e")
           ORDER BY
             "_root"."id" ASC NULLS LAST
         ),
@@ -31,5 +36,10 @@ SELECT
         FROM
           "other"."thing" AS "_root"
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id",
+          "_root"."label" AS "label"
+      ) AS "_1_e"
   )::text AS "1";
 -- $1 = {"kind":"const","value":"red"}

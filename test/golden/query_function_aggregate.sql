@@ -5,7 +5,7 @@ SELECT
         'aggregate',
         json_build_object('count', count(*)),
         'nodes',
-        coalesce(json_agg(json_build_object('title', "_root"."title")), '[]')
+        coalesce(json_agg(row_to_json("_0_e")), '[]')
       ) AS "json"
     FROM
       (
@@ -16,6 +16,10 @@ SELECT
         WHERE
           ("_root"."is_published" = $2::"bool")
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."title" AS "title"
+      ) AS "_0_e"
   )::text AS "0";
 -- $1 = {"kind":"const","value":"T"}
 -- $2 = {"kind":"const","value":"true"}

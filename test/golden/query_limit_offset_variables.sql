@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('name', "_root"."name")
+          row_to_json("_0_e")
           ORDER BY
             "_root"."name" DESC NULLS LAST
         ),
@@ -22,6 +22,10 @@ SELECT
         OFFSET
           $2::"int8"
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."name" AS "name"
+      ) AS "_0_e"
   )::text AS "0";
 -- $1 = {"kind":"variable","name":"limit","path":[],"pgType":{"type":"int8","typeSchema":"pg_catalog","array":false}}
 -- $2 = {"kind":"variable","name":"offset","path":[],"pgType":{"type":"int8","typeSchema":"pg_catalog","array":false}}

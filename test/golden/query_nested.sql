@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('name', "_root"."name", 'articles', "_0_articles.j"."json")
+          row_to_json("_2_e")
           ORDER BY
             "_root"."id" ASC NULLS LAST
         ),
@@ -21,7 +21,7 @@ SELECT
         SELECT
           coalesce(
             json_agg(
-              json_build_object('title', "_0_articles"."title")
+              row_to_json("_1_e")
               ORDER BY
                 "_0_articles"."id" DESC NULLS FIRST
             ),
@@ -42,6 +42,15 @@ SELECT
             LIMIT
               2
           ) AS "_0_articles"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_0_articles"."title" AS "title"
+          ) AS "_1_e"
       ) AS "_0_articles.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."name" AS "name",
+          "_0_articles.j"."json" AS "articles"
+      ) AS "_2_e"
   )::text AS "0";
 -- $1 = {"kind":"const","value":"true"}

@@ -3,7 +3,7 @@ SELECT
     SELECT
       coalesce(
         json_agg(
-          json_build_object('title', "_root"."title", 'author', "_0_author.j"."json")
+          row_to_json("_6_e")
           ORDER BY
             "_root"."id" ASC NULLS LAST
         ),
@@ -20,7 +20,7 @@ SELECT
       ) AS "_root"
       LEFT JOIN LATERAL (
         SELECT
-          json_build_object('name', "_0_author"."name", 'articles', "_1_articles.j"."json") AS "json"
+          row_to_json("_5_e") AS "json"
         FROM
           (
             SELECT
@@ -37,7 +37,7 @@ SELECT
             SELECT
               coalesce(
                 json_agg(
-                  json_build_object('title', "_1_articles"."title", 'author', "_2_author.j"."json")
+                  row_to_json("_4_e")
                   ORDER BY
                     "_1_articles"."id" ASC NULLS LAST
                 ),
@@ -56,7 +56,7 @@ SELECT
               ) AS "_1_articles"
               LEFT JOIN LATERAL (
                 SELECT
-                  json_build_object('name', "_2_author"."name") AS "json"
+                  row_to_json("_3_e") AS "json"
                 FROM
                   (
                     SELECT
@@ -68,7 +68,26 @@ SELECT
                     LIMIT
                       1
                   ) AS "_2_author"
+                  CROSS JOIN LATERAL (
+                    SELECT
+                      "_2_author"."name" AS "name"
+                  ) AS "_3_e"
               ) AS "_2_author.j" ON true
+              CROSS JOIN LATERAL (
+                SELECT
+                  "_1_articles"."title" AS "title",
+                  "_2_author.j"."json" AS "author"
+              ) AS "_4_e"
           ) AS "_1_articles.j" ON true
+          CROSS JOIN LATERAL (
+            SELECT
+              "_0_author"."name" AS "name",
+              "_1_articles.j"."json" AS "articles"
+          ) AS "_5_e"
       ) AS "_0_author.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."title" AS "title",
+          "_0_author.j"."json" AS "author"
+      ) AS "_6_e"
   )::text AS "0";

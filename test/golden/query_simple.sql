@@ -1,7 +1,7 @@
 SELECT
   (
     SELECT
-      coalesce(json_agg(json_build_object('id', "_root"."id", 'name', "_root"."name")), '[]') AS "json"
+      coalesce(json_agg(row_to_json("_0_e")), '[]') AS "json"
     FROM
       (
         SELECT
@@ -10,4 +10,9 @@ SELECT
         FROM
           "public"."author" AS "_root"
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id",
+          "_root"."name" AS "name"
+      ) AS "_0_e"
   )::text AS "0";

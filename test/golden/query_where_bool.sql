@@ -1,7 +1,7 @@
 SELECT
   (
     SELECT
-      coalesce(json_agg(json_build_object('id', "_root"."id")), '[]') AS "json"
+      coalesce(json_agg(row_to_json("_0_e")), '[]') AS "json"
     FROM
       (
         SELECT
@@ -17,10 +17,14 @@ SELECT
             AND ("_root"."tags" IS NOT NULL)
           )
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id"
+      ) AS "_0_e"
   )::text AS "0",
   (
     SELECT
-      coalesce(json_agg(json_build_object('id', "_root"."id")), '[]') AS "json"
+      coalesce(json_agg(row_to_json("_1_e")), '[]') AS "json"
     FROM
       (
         SELECT
@@ -36,6 +40,10 @@ SELECT
             )
           )
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id"
+      ) AS "_1_e"
   )::text AS "1";
 -- $1 = {"kind":"const","value":"{\"T1\",\"T2\"}"}
 -- $2 = {"kind":"const","value":"true"}

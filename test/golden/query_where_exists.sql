@@ -1,7 +1,7 @@
 SELECT
   (
     SELECT
-      coalesce(json_agg(json_build_object('id', "_root"."id")), '[]') AS "json"
+      coalesce(json_agg(row_to_json("_1_e")), '[]') AS "json"
     FROM
       (
         SELECT
@@ -22,10 +22,14 @@ SELECT
               )
           )
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id"
+      ) AS "_1_e"
   )::text AS "0",
   (
     SELECT
-      coalesce(json_agg(json_build_object('id', "_root"."id")), '[]') AS "json"
+      coalesce(json_agg(row_to_json("_3_e")), '[]') AS "json"
     FROM
       (
         SELECT
@@ -37,12 +41,16 @@ SELECT
             SELECT
               1
             FROM
-              "public"."author" AS "_1_author"
+              "public"."author" AS "_2_author"
             WHERE
-              "_1_author"."id" = "_root"."author_id"
-              AND ("_1_author"."name" = $3::"text")
+              "_2_author"."id" = "_root"."author_id"
+              AND ("_2_author"."name" = $3::"text")
           )
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."id" AS "id"
+      ) AS "_3_e"
   )::text AS "1";
 -- $1 = {"kind":"const","value":"true"}
 -- $2 = {"kind":"const","value":"%t%"}

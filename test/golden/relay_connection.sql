@@ -9,22 +9,7 @@ SELECT
               'cursor',
               translate(encode(convert_to(("_root"."__cursor")::text, 'UTF8'), 'base64'), chr(10), ''),
               'node',
-              json_build_object(
-                'id',
-                translate(
-                  encode(
-                    convert_to(
-                      (json_build_array(1, 'public'::text, 'author'::text, "_root"."id"))::text,
-                      'UTF8'
-                    ),
-                    'base64'
-                  ),
-                  chr(10),
-                  ''
-                ),
-                'name',
-                "_root"."name"
-              )
+              row_to_json("_0_e")
             )
             ORDER BY
               "_root"."__rn"
@@ -85,4 +70,19 @@ SELECT
         LIMIT
           1
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          translate(
+            encode(
+              convert_to(
+                (json_build_array(1, 'public'::text, 'author'::text, "_root"."id"))::text,
+                'UTF8'
+              ),
+              'base64'
+            ),
+            chr(10),
+            ''
+          ) AS "id",
+          "_root"."name" AS "name"
+      ) AS "_0_e"
   )::text AS "0";

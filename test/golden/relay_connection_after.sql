@@ -9,22 +9,7 @@ SELECT
               'cursor',
               translate(encode(convert_to(("_root"."__cursor")::text, 'UTF8'), 'base64'), chr(10), ''),
               'node',
-              json_build_object(
-                'id',
-                translate(
-                  encode(
-                    convert_to(
-                      (json_build_array(1, 'public'::text, 'article'::text, "_root"."id"))::text,
-                      'UTF8'
-                    ),
-                    'base64'
-                  ),
-                  chr(10),
-                  ''
-                ),
-                'title',
-                "_root"."title"
-              )
+              row_to_json("_0_e")
             )
             ORDER BY
               "_root"."__rn"
@@ -115,5 +100,20 @@ SELECT
         LIMIT
           2
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          translate(
+            encode(
+              convert_to(
+                (json_build_array(1, 'public'::text, 'article'::text, "_root"."id"))::text,
+                'UTF8'
+              ),
+              'base64'
+            ),
+            chr(10),
+            ''
+          ) AS "id",
+          "_root"."title" AS "title"
+      ) AS "_0_e"
   )::text AS "0";
 -- $1 = {"kind":"const","value":"1"}

@@ -1,24 +1,7 @@
 SELECT
   (
     SELECT
-      json_build_object(
-        'id',
-        translate(
-          encode(
-            convert_to(
-              (json_build_array(1, 'public'::text, 'author'::text, "_root"."id"))::text,
-              'UTF8'
-            ),
-            'base64'
-          ),
-          chr(10),
-          ''
-        ),
-        'name',
-        "_root"."name",
-        'articles_connection',
-        "_0_articles_connection.j"."json"
-      ) AS "json"
+      row_to_json("_2_e") AS "json"
     FROM
       (
         SELECT
@@ -35,7 +18,7 @@ SELECT
             'edges',
             coalesce(
               json_agg(
-                json_build_object('node', json_build_object('title', "_0_articles_connection"."title"))
+                json_build_object('node', row_to_json("_1_e"))
                 ORDER BY
                   "_0_articles_connection"."__rn"
               ),
@@ -72,6 +55,26 @@ SELECT
             LIMIT
               1
           ) AS "_0_articles_connection"
+          CROSS JOIN LATERAL (
+            SELECT
+              "_0_articles_connection"."title" AS "title"
+          ) AS "_1_e"
       ) AS "_0_articles_connection.j" ON true
+      CROSS JOIN LATERAL (
+        SELECT
+          translate(
+            encode(
+              convert_to(
+                (json_build_array(1, 'public'::text, 'author'::text, "_root"."id"))::text,
+                'UTF8'
+              ),
+              'base64'
+            ),
+            chr(10),
+            ''
+          ) AS "id",
+          "_root"."name" AS "name",
+          "_0_articles_connection.j"."json" AS "articles_connection"
+      ) AS "_2_e"
   )::text AS "0";
 -- $1 = {"kind":"const","value":"1"}

@@ -5,7 +5,7 @@ SELECT
         'edges',
         coalesce(
           json_agg(
-            json_build_object('node', json_build_object('title', "_root"."title"))
+            json_build_object('node', row_to_json("_1_e"))
             ORDER BY
               "_root"."__rn"
           ),
@@ -55,6 +55,10 @@ SELECT
         LIMIT
           2
       ) AS "_root"
+      CROSS JOIN LATERAL (
+        SELECT
+          "_root"."title" AS "title"
+      ) AS "_1_e"
   )::text AS "0";
 -- $1 = {"kind":"const","value":"true"}
 -- $2 = {"kind":"session","name":"x-engine-user-id"}

@@ -1,4 +1,5 @@
-// pg_dump clean_output as the original: empty lines, comments, the preamble and notify triggers dropped.
+// pg_dump clean_output as the original: empty lines, comments, the preamble and notify triggers (row- and
+// statement-level) dropped.
 import test from 'ava';
 import { cleanDump } from '../../src/http/routes/pgdump.js';
 
@@ -28,6 +29,7 @@ ALTER TABLE ONLY public.author
     ADD CONSTRAINT author_pkey PRIMARY KEY (id);
 
 CREATE TRIGGER notify_engine_author_ins_INSERT AFTER INSERT ON public.author FOR EACH ROW EXECUTE FUNCTION engine_views.notify_engine_author_ins_INSERT();
+CREATE TRIGGER "notify_engine_author_upd_UPDATE" AFTER UPDATE ON public.author REFERENCING OLD TABLE AS engine_old_rows NEW TABLE AS engine_new_rows FOR EACH STATEMENT EXECUTE FUNCTION engine_views."notify_engine_author_upd_UPDATE"();
 
 --
 -- PostgreSQL database dump complete

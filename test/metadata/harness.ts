@@ -5,6 +5,7 @@ import { EngineError } from '../../src/core/errors.js';
 import { introspectCatalog } from '../../src/catalog/introspect.js';
 import { buildState, type EngineState } from '../../src/cache/state.js';
 import { runMetadataQuery } from '../../src/metadata/execute.js';
+import { responseText } from '../../src/core/json-text.js';
 import { features } from '../../src/features.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import type { Event } from '../../events/types.js';
@@ -42,7 +43,8 @@ export class Harness {
       this.state = r.state;
       this.log.push(...r.events);
       this.snapshots.set(this.log.length, r.state.metadata);
-      return { status: 200, body: r.response };
+      // As a client reads it: the JSON text the route answers (v1 DML answers are Postgres's text), parsed.
+      return { status: 200, body: JSON.parse(responseText(r.response ?? null)) as unknown };
     } catch (e) {
       await this.client.query('ROLLBACK');
       if (!(e instanceof EngineError)) throw e;

@@ -9,8 +9,9 @@ const author = rel('author', 'object', 'author', [['author_id', 'id']]);
 test('simple select', (t) => {
   const c = compileOperation(query(['author', rootSelect(select(table('author'), cols('id', 'name')))]));
   t.is(c.statement?.text,
-    'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id", \'name\', "_root"."name")), \'[]\') AS "json" ' +
-    'FROM (SELECT "_root"."id", "_root"."name" FROM "public"."author" AS "_root") AS "_root")::text AS "0"');
+    'SELECT (SELECT coalesce(json_agg(row_to_json("_0_e")), \'[]\') AS "json" ' +
+    'FROM (SELECT "_root"."id", "_root"."name" FROM "public"."author" AS "_root") AS "_root" ' +
+    'CROSS JOIN LATERAL (SELECT "_root"."id" AS "id", "_root"."name" AS "name") AS "_0_e")::text AS "0"');
   t.deepEqual(c.pieces, ['{"author":', 0, '}']);
 });
 
@@ -19,9 +20,9 @@ test('where, order, literal limit (user and permission) and offset written as in
     where: eq('id', variable('id')), orderBy: [desc('id')], limit: lit(5), permissionLimit: 3, offset: lit(1),
   }))]));
   t.is(c.statement?.text,
-    'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id") ORDER BY "_root"."id" DESC NULLS FIRST), \'[]\') AS "json" ' +
+    'SELECT (SELECT coalesce(json_agg(row_to_json("_0_e") ORDER BY "_root"."id" DESC NULLS FIRST), \'[]\') AS "json" ' +
     'FROM (SELECT "_root"."id" FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4") ORDER BY "_root"."id" DESC NULLS FIRST ' +
-    'LIMIT least(5, 3) OFFSET 1) AS "_root")::text AS "0"');
+    'LIMIT least(5, 3) OFFSET 1) AS "_root" CROSS JOIN LATERAL (SELECT "_root"."id" AS "id") AS "_0_e")::text AS "0"');
   t.deepEqual(c.statement?.slots.map((s) => s.kind), ['variable']);
 });
 
@@ -33,13 +34,15 @@ test('relationships are lateral joins with counter-named aliases', (t) => {
     ], { orderBy: [asc('id')] }) }],
   ]))]));
   t.is(c.statement?.text,
-    'SELECT (SELECT coalesce(json_agg(json_build_object(\'id\', "_root"."id", \'articles\', "_0_articles.j"."json")), \'[]\') AS "json" ' +
+    'SELECT (SELECT coalesce(json_agg(row_to_json("_4_e")), \'[]\') AS "json" ' +
     'FROM (SELECT "_root"."id" FROM "public"."author" AS "_root") AS "_root" ' +
-    'LEFT JOIN LATERAL (SELECT coalesce(json_agg(json_build_object(\'author\', "_1_author.j"."json") ORDER BY "_0_articles"."id" ASC NULLS LAST), \'[]\') AS "json" ' +
+    'LEFT JOIN LATERAL (SELECT coalesce(json_agg(row_to_json("_3_e") ORDER BY "_0_articles"."id" ASC NULLS LAST), \'[]\') AS "json" ' +
     'FROM (SELECT "_0_articles"."author_id", "_0_articles"."id" FROM "public"."article" AS "_0_articles" WHERE "_0_articles"."author_id" = "_root"."id") AS "_0_articles" ' +
-    'LEFT JOIN LATERAL (SELECT json_build_object(\'name\', "_1_author"."name") AS "json" ' +
-    'FROM (SELECT "_1_author"."name" FROM "public"."author" AS "_1_author" WHERE "_1_author"."id" = "_0_articles"."author_id" LIMIT 1) AS "_1_author") AS "_1_author.j" ON true' +
-    ') AS "_0_articles.j" ON true)::text AS "0"');
+    'LEFT JOIN LATERAL (SELECT row_to_json("_2_e") AS "json" ' +
+    'FROM (SELECT "_1_author"."name" FROM "public"."author" AS "_1_author" WHERE "_1_author"."id" = "_0_articles"."author_id" LIMIT 1) AS "_1_author" ' +
+    'CROSS JOIN LATERAL (SELECT "_1_author"."name" AS "name") AS "_2_e") AS "_1_author.j" ON true ' +
+    'CROSS JOIN LATERAL (SELECT "_1_author.j"."json" AS "author") AS "_3_e") AS "_0_articles.j" ON true ' +
+    'CROSS JOIN LATERAL (SELECT "_root"."id" AS "id", "_0_articles.j"."json" AS "articles") AS "_4_e")::text AS "0"');
 });
 
 test('by pk, aggregate and static fields in one statement', (t) => {
@@ -49,7 +52,8 @@ test('by pk, aggregate and static fields in one statement', (t) => {
     ['agg', rootAgg({ source: table('author'), args: select(table('author'), []).args, fields: [['aggregate', { kind: 'aggregate', fields: [['count', { kind: 'count', columns: ['id', 'name'], distinct: true }]] }]] })],
   ));
   t.is(c.statement?.text,
-    'SELECT (SELECT json_build_object(\'id\', "_root"."id") AS "json" FROM (SELECT "_root"."id" FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4")) AS "_root")::text AS "0", ' +
+    'SELECT (SELECT row_to_json("_0_e") AS "json" FROM (SELECT "_root"."id" FROM "public"."author" AS "_root" WHERE ("_root"."id" = $1::"int4")) AS "_root" ' +
+    'CROSS JOIN LATERAL (SELECT "_root"."id" AS "id") AS "_0_e")::text AS "0", ' +
     '(SELECT json_build_object(\'aggregate\', json_build_object(\'count\', count(DISTINCT ("_root"."id", "_root"."name")))) AS "json" FROM (SELECT "_root"."id", "_root"."name" FROM "public"."author" AS "_root") AS "_root")::text AS "1"');
   t.deepEqual(c.pieces, ['{"one":', 0, ',"__typename":"query_root","agg":', 1, '}']);
 });

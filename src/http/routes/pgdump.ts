@@ -22,8 +22,12 @@ const BOILERPLATE = new Set([
 
 // Note [clean_output]
 // As the original: every empty line, comment line, preamble line (SET ..., set_config, the public schema's
-// creation and comment) and event-trigger notify trigger is dropped; each kept line ends with a newline.
-const NOTIFY_TRIGGER = /^CREATE TRIGGER "?notify_engine_.+"? AFTER \w+ ON .+ FOR EACH ROW EXECUTE (FUNCTION|PROCEDURE) "?engine_views"?\."?notify_engine_.+"?\(\);$/;
+// creation and comment) and event-trigger notify trigger is dropped; each kept line ends with a newline. Capture
+// triggers are statement-level with transition tables on ordinary tables (REFERENCING ... FOR EACH STATEMENT) and
+// row-level on partitioned ones (src/triggers/capture.ts); pg_dump writes either on one line. As the original's,
+// the filter goes by line: the trigger functions (engine_views, as the original's hdb_views) are only in a dump
+// that includes that schema, as are the engine's other schemas.
+const NOTIFY_TRIGGER = /^CREATE TRIGGER "?notify_engine_.+"? AFTER \w+ ON .+ FOR EACH (ROW|STATEMENT) EXECUTE (FUNCTION|PROCEDURE) "?engine_views"?\."?notify_engine_.+"?\(\);$/;
 
 const dropLine = (l: string): boolean =>
   l === '' || l.startsWith('--') || l.startsWith('SET ') || BOILERPLATE.has(l) || l.startsWith('\\') || NOTIFY_TRIGGER.test(l);

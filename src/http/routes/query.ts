@@ -4,6 +4,7 @@ import type Router from '@koa/router';
 import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors.js';
 import { runMetadataWrite } from '../../metadata/write.js';
 import { readJson } from '../body.js';
+import { responseText } from '../../core/json-text.js';
 import { anyRoleMay } from '../../metadata/operations.js';
 import { runDmlRequest } from '../../metadata/dml/run.js';
 import { sessionFor, showInternal } from '../session.js';
@@ -31,7 +32,7 @@ export function queryRoutes(router: Router, rt: Runtime): void {
         : await runMetadataWrite(rt.write, body, who);
       ctx.status = 200;
       ctx.type = 'application/json';
-      ctx.body = JSON.stringify(result.response ?? null);
+      ctx.body = responseText(result.response ?? null);
     } catch (e) {
       if (!isEngineError(e)) throw e;
       ctx.status = e.status;

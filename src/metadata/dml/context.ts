@@ -2,6 +2,7 @@
 // caller's role and session, table and permission look-ups worded as the original, and running one statement.
 import type pg from 'pg';
 import { EngineError } from '../../core/errors.js';
+import { JsonText } from '../../core/json-text.js';
 import { formatPath, type PathSegment } from '../../core/json-path.js';
 import { displayName, qualifiedKey, type QualifiedName } from '../../core/names.js';
 import type { SchemaCache, TableInfo } from '../../cache/types.js';
@@ -131,18 +132,22 @@ export class Dml {
     }
   }
 
-  /** Runs a query returning one row with one json/text column; returns the parsed JSON (null for no row). */
-  async json(query: SQL): Promise<unknown> {
-    const c = compile(sql`SELECT (${query})::text`);
-    return this.runCompiled(c);
+  /** Runs a query returning one row with one json column; answers its text as it is (`null` for no row). */
+  async json(query: SQL): Promise<JsonText> {
+    return this.runCompiled(compile(sql`SELECT (${query})::text`));
   }
 
-  /** Runs a complete statement whose single row has one text column of JSON. */
-  async statementJson(statement: SQL): Promise<unknown> {
+  /** The same, parsed (for an answer built in Node). */
+  async jsonValue(query: SQL): Promise<unknown> {
+    return JSON.parse((await this.json(query)).text);
+  }
+
+  /** Runs a complete statement whose single row has one text column of JSON; answers that text as it is. */
+  async statementJson(statement: SQL): Promise<JsonText> {
     return this.runCompiled(compile(statement));
   }
 
-  private async runCompiled(c: ReturnType<typeof compile>): Promise<unknown> {
+  private async runCompiled(c: ReturnType<typeof compile>): Promise<JsonText> {
     const values = resolveParams(c.slots, { variables: {}, sessionVariables: this.sessionVariables });
     let res: pg.QueryArrayResult;
     try {
@@ -151,8 +156,7 @@ export class Dml {
       throw mapExecutionError(e, { text: c.text, values });
     }
     const cell = res.rows[0]?.[0];
-    if (cell === null || cell === undefined) return null;
-    return typeof cell === 'string' ? JSON.parse(cell) : cell;
+    return new JsonText(typeof cell === 'string' ? cell : 'null');
   }
 }
 

@@ -244,6 +244,6 @@ export async function runCount(d: Dml, raw: unknown): Promise<unknown> {
     fields: [['aggregate', { kind: 'aggregate', fields: [['count', { kind: 'count', columns: null, distinct: false }]] }]],
   };
   d.checkSessionVariables(b.values);
-  const r = (await d.json(rootAggregate(agg, new CompileContext()))) as { aggregate: { count: number } };
+  const r = (await d.jsonValue(rootAggregate(agg, new CompileContext()))) as { aggregate: { count: number } };
   return { count: Number(r.aggregate.count) };
 }
