@@ -2,7 +2,7 @@
 import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import { prepareOperation } from '../graphql/prepare.js';
 import { executeGraphQL, type ActionReply, type ExecuteContext, type GraphQLResult, type PrepareFn } from './run.js';
 import { handleExplainRequest } from './explain.js';

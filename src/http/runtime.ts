@@ -1,6 +1,6 @@
 // What the HTTP layer needs from the running engine (built by src/main.ts).
 import type pg from 'pg';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import type { AuthConfig } from '../auth/config.js';
 import type { AuthRuntime } from '../auth/resolve.js';
 import type { StateStore } from '../sync/store.js';

@@ -2,7 +2,7 @@
 // session resolved exactly as for an HTTP request (sessionFor) from the handshake's headers plus `connection_init`'s.
 import type http from 'node:http';
 import { websocketHeaders } from '../auth/session.js';
-import { isApiEnabled } from '../config.js';
+import { isApiEnabled } from '../config/config.js';
 import { EngineError } from '../core/errors.js';
 import { LiveQueries } from '../subscriptions/poller.js';
 import { attachWebsockets, type WebsocketTransport } from '../subscriptions/server.js';

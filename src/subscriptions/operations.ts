@@ -9,7 +9,7 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import { EngineError, graphqlErrorObject, isEngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { graphqlExecuteContext } from '../execute/graphql.js';

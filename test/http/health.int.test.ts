@@ -6,7 +6,7 @@ import pg from 'pg';
 import { createHandler } from '../../src/http/app.js';
 import type { Runtime } from '../../src/http/runtime.js';
 import { StateStore } from '../../src/sync/store.js';
-import { makeConfig } from '../../src/config.js';
+import { makeConfig } from '../../src/config/config.js';
 import { createProjector } from '../../src/sync/projector.js';
 import { features } from '../../src/features.js';
 import { emptyCatalog } from '../../src/catalog/types.js';

@@ -1,15 +1,15 @@
 // Command line: `engine serve` (default), `engine version`, `engine history export|replay|list|show|diff`, `--help`.
-// Settings come from flags and ENGINE_GRAPHQL_* env vars (src/config.ts); a bad value exits with one line.
+// Settings come from flags and ENGINE_GRAPHQL_* env vars (src/config/config.ts); a bad value exits with one line.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
-import type { Event } from '../events/types.js';
-import { ConfigError, configFrom, settingsHelp, splitArgs, type ServerConfig } from './config.js';
-import { configureLog, log } from './core/log.js';
-import { startEngine } from './main.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
-import { ENGINE_VERSION } from './version.js';
+import type { Event } from '../../events/types.js';
+import { ConfigError, configFrom, settingsHelp, splitArgs, type ServerConfig } from '../config/config.js';
+import { configureLog, log } from '../core/log.js';
+import { startEngine } from '../main.js';
+import { startEmbeddedPostgres } from '../startup/embedded-postgres.js';
+import { ENGINE_VERSION } from '../version.js';
 import {
   appendEvents,
   catalogExists,
@@ -18,11 +18,11 @@ import {
   readFrom,
   writeSnapshot,
   type LoggedEvent,
-} from '../events/log.js';
-import { fold } from '../projections/replay.js';
-import { emptyMetadata } from '../projections/metadata.js';
-import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history-cli.js';
-import { reconcileEventTriggers } from './triggers/reconcile.js';
+} from '../../events/log.js';
+import { fold } from '../../projections/replay.js';
+import { emptyMetadata } from '../../projections/metadata.js';
+import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history.js';
+import { reconcileEventTriggers } from '../triggers/reconcile.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
