@@ -1,7 +1,7 @@
 // The metadata log in Postgres (engine_catalog): versioned schema set-up, optimistic append with NOTIFY,
 // reads after a seq, and snapshots every N events so start-up does not replay the whole history.
 import type pg from 'pg';
-import { EVENT_BATCH_MIGRATION, EVENT_LOG_MIGRATION } from './event-log-schema.js';
+import { EVENT_BATCH_MIGRATION, EVENT_LOG_MIGRATION } from './event-trigger-tables.js';
 import type { Event } from './types.js';
 
 export const CATALOG_SCHEMA = 'engine_catalog';
@@ -81,7 +81,7 @@ const MIGRATIONS: string[][] = [
   // metadata change, fine as a scan) looks events up by trigger; the workers claim through event_log_pending.
   [`DROP INDEX IF EXISTS ${CATALOG_SCHEMA}.event_log_trigger_name`],
   // Capture writes a statement's events as one batch row; event_log becomes a view over rows and batches
-  // (Note [Event batches], event-log-schema.ts).
+  // (Note [Event batches], event-trigger-tables.ts).
   EVENT_BATCH_MIGRATION,
 ];
 

@@ -15,7 +15,7 @@ import {
   permissionSchemas,
   tableConfiguration,
   tableName,
-} from '../events/commands.js';
+} from '../events/argument-shapes.js';
 import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta } from '../events/actions.js';
 import {
   emptyMetadata,

@@ -16,7 +16,7 @@ import { EventWorker } from './triggers/worker.js';
 import { MetadataSync } from './sync/listener.js';
 import { createProjector } from './sync/projector.js';
 import { features } from './features.js';
-import { StateStore } from './sync/store.js';
+import { StateStore } from './sync/state-store.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './startup/embedded-postgres.js';
 import { createHandler } from './http/app.js';
 import { attachWebsocketTransport, type WebsocketTimings } from './http/websocket.js';

@@ -4,7 +4,7 @@ import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey } from '../../src/core/names.js';
 import { baseTypeName, isListType, type ActionDefinition, type ActionMeta, type CustomTypes } from '../actions.js';
 import { ev, type Event } from '../types.js';
-import { q, qt, type DecideContext } from './common.js';
+import { q, qt, type DecideContext } from './dependencies.js';
 
 export type ActionCommand =
   | { op: 'set_custom_types'; custom_types: CustomTypes }

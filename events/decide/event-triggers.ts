@@ -1,13 +1,13 @@
 // Event triggers as metadata: decide for create_event_trigger / delete_event_trigger (stored per table in the
 // export's EventTriggerConf shape, built here for both create_event_trigger's args, in
 // src/metadata/operations/event-triggers.ts, and replace_metadata), and the args and pure checks of redeliver_event /
-// invoke_event_trigger, which act on engine_catalog.event_log rather than on metadata (src/triggers/ops.ts runs them).
+// invoke_event_trigger, which act on engine_catalog.event_log rather than on metadata (src/triggers/manual-events.ts runs them).
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
-import { decode, headerConf, nonEmptyText, type HeaderConf } from '../commands.js';
+import { decode, headerConf, nonEmptyText, type HeaderConf } from '../argument-shapes.js';
 import { ev, type Event, type Metadata } from '../types.js';
-import { q, qt, trackedTable, type DecideContext } from './common.js';
+import { q, qt, trackedTable, type DecideContext } from './dependencies.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shapes shared by create_event_trigger's args (src/metadata/operations/event-triggers.ts) and the export

@@ -5,9 +5,9 @@
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { displayName } from '../../src/core/names.js';
-import { comment, headerConf, nonEmptyText, type HeaderConf } from '../commands.js';
+import { comment, headerConf, nonEmptyText, type HeaderConf } from '../argument-shapes.js';
 import { ev, type Event, type Metadata } from '../types.js';
-import { q, type DecideContext } from './common.js';
+import { q, type DecideContext } from './dependencies.js';
 
 const remoteDef = z.object({
   url: z.string().nullable().optional(),

@@ -8,7 +8,7 @@ import type { CompiledSql } from '../sql/builder.js';
 import { ACTION_ID, ACTION_RESPONSE, compileActionOutput, compileActionStatus } from '../sql/action.js';
 import { resolveParams } from '../sql/params.js';
 import { valueAt } from '../core/json-path.js';
-import { mapExecutionError } from '../execute/pg-errors.js';
+import { mapExecutionError } from '../core/pg-errors.js';
 import { callHandler, type ClientHeaders } from './call.js';
 import { enqueueAction } from './log.js';
 

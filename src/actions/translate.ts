@@ -7,7 +7,7 @@ import type { ActionCallIR, ActionOutputFieldIR, ActionOutputIR, ActionRootIR, I
 import { collectFields, fieldArgs, type CollectedField } from '../graphql/request/collect.js';
 import type { Parsed } from '../graphql/request/input.js';
 import { selectArgsIR, tableFields, type Translator } from '../graphql/request/translate.js';
-import { permFilter } from '../graphql/request/translator.js';
+import { permFilter } from '../graphql/request/values.js';
 import { baseName, isListExpr, objectDef, parseTypeExpr, relationshipView } from './schema.js';
 
 export function inputTemplate(p: Parsed): InputTemplate {

@@ -11,8 +11,8 @@ import { compileLiveQuery, liveQueryParams } from '../sql/live.js';
 import type { OperationIR } from '../ir/types.js';
 import { resolveParams, type ParamSource } from '../sql/params.js';
 import type { PrepareFn } from './run.js';
-import { mapExecutionError } from './pg-errors.js';
-import { parseRequest } from './request.js';
+import { mapExecutionError } from '../core/pg-errors.js';
+import { parseRequest } from '../graphql/request-body.js';
 
 export interface ExplainContext {
   pool: pg.Pool;

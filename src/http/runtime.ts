@@ -3,7 +3,7 @@ import type pg from 'pg';
 import type { ServerConfig } from '../config/config.js';
 import type { AuthConfig } from '../auth/config.js';
 import type { AuthRuntime } from '../auth/resolve.js';
-import type { StateStore } from '../sync/store.js';
+import type { StateStore } from '../sync/state-store.js';
 import type { MetadataSync } from '../sync/listener.js';
 import type { WriteContext } from '../metadata/write.js';
 import type { EngineMetrics } from '../core/metrics.js';

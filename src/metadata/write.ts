@@ -15,7 +15,7 @@ import { AppendConflict, appendEvents, crossesSnapshot, lockWriters, writeSnapsh
 import { catchUp } from '../sync/catchup.js';
 import { clearActionLog } from '../actions/log.js';
 import type { Projector } from '../sync/projector.js';
-import type { StateStore } from '../sync/store.js';
+import type { StateStore } from '../sync/state-store.js';
 
 export interface WriteContext {
   pool: pg.Pool;

@@ -10,7 +10,7 @@ import { parse, type DocumentNode } from 'graphql';
 import { EngineError, graphqlErrorObject } from '../core/errors.js';
 import type { RequestHeaders, Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
-import type { GraphQLRequest } from '../execute/request.js';
+import type { GraphQLRequest } from '../graphql/request-body.js';
 import { roleSchema, type SchemaExtensions } from '../graphql/schema/build.js';
 import { pickOperation } from '../graphql/request/operation.js';
 import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
@@ -20,7 +20,7 @@ import { resolveRemote } from './introspect.js';
 import { objectMembers } from './json-members.js';
 import { pickVariables, rootOwners, splitOperation, type Owner, type Part } from './split.js';
 import { Lru } from '../core/lru.js';
-import { introspected } from './store.js';
+import { introspected } from './introspections.js';
 import { MUTATION_ROOT, QUERY_ROOT } from './merge.js';
 
 export interface RemoteContext {

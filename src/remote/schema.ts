@@ -9,7 +9,7 @@ import type { InconsistentObject, SchemaCache } from '../cache/types.js';
 import { buildRoleSchema, type RoleSchema, type SchemaExtensions } from '../graphql/schema/build.js';
 import { remoteSchemas } from '../../events/decide/remote-schemas.js';
 import { emptyRoutes, mergeConflict, mergeRemote } from './merge.js';
-import { introspected } from './store.js';
+import { introspected } from './introspections.js';
 
 export const remoteSchemaId = (name: string): string => JSON.stringify(['remote_schema', name]);
 

@@ -5,7 +5,7 @@ import { collectDefaultMetrics, Counter } from 'prom-client';
 import type pg from 'pg';
 import type { EngineMetrics } from '../core/metrics.js';
 import { planCacheTotals, planCacheSizes } from '../execute/plan-cache.js';
-import type { StateStore } from '../sync/store.js';
+import type { StateStore } from '../sync/state-store.js';
 import type { MetadataSync } from '../sync/listener.js';
 import type { WebsocketTransport } from '../subscriptions/server.js';
 

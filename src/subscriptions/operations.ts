@@ -14,9 +14,9 @@ import { EngineError, graphqlErrorObject, isEngineError, metadataErrorBody } fro
 import { log } from '../core/log.js';
 import { graphqlExecuteContext } from '../execute/graphql.js';
 import { relayExecuteContext } from '../execute/relay.js';
-import type { GraphQLRequest } from '../execute/request.js';
+import type { GraphQLRequest } from '../graphql/request-body.js';
 import { planRequest, remoteRequest, type ExecuteContext } from '../execute/run.js';
-import type { StateStore } from '../sync/store.js';
+import type { StateStore } from '../sync/state-store.js';
 import type { SchemaExtensions } from '../graphql/schema/build.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
 import type { LiveHandle, LiveQueries } from './poller.js';

@@ -11,7 +11,7 @@ import { CATALOG_EFFECT, own } from '../../events/types.js';
 import { emptyMetadata, enumTables, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
 import { remoteSchemas } from '../../events/decide/remote-schemas.js';
-import { ensureIntrospected } from '../remote/store.js';
+import { ensureIntrospected } from '../remote/introspections.js';
 
 export interface Projector {
   emptyMetadata(): Metadata;

@@ -69,7 +69,7 @@ test('delete_event_trigger: removes it; an unknown name is a no-op success', (t)
   t.deepEqual(m.tables['public.author'].event_triggers, []);
 });
 
-// redeliver_event / invoke_event_trigger act on event_log (src/triggers/ops.ts, tested on Postgres in
+// redeliver_event / invoke_event_trigger act on event_log (src/triggers/manual-events.ts, tested on Postgres in
 // test/triggers/); their args and the manual-mode check are pure.
 test('redeliver_event and invoke_event_trigger: args and the manual-mode check answer with the original errors', (t) => {
   const err = (f: () => unknown) => t.throws(f) as unknown as { code: string; message: string };

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createHandler } from '../../src/http/app.js';
 import type { Runtime } from '../../src/http/runtime.js';
-import { StateStore } from '../../src/sync/store.js';
+import { StateStore } from '../../src/sync/state-store.js';
 import { makeConfig } from '../../src/config/config.js';
 import { createProjector } from '../../src/sync/projector.js';
 import { features } from '../../src/features.js';

@@ -15,7 +15,7 @@ import { concrete, ve, type Parsed } from './input.js';
 import { parseJsonPath } from './jsonpath.js';
 import { andIR } from '../../ir/permission.js';
 import { functionArgs, selectArgsIR } from './args.js';
-import { colPgType, objectType, permFilter, plain, valueIR, type Translator } from './translator.js';
+import { colPgType, objectType, permFilter, plain, valueIR, type Translator } from './values.js';
 
 // The modules other features build on import these from here.
 export { colPgType, selectArgsIR, type Translator };

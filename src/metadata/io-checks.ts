@@ -1,13 +1,13 @@
 // The I/O half of the event-trigger and remote-schema operations, run after their (pure) decide: a new trigger's
 // environment variables must be set, and a new remote schema is resolved and introspected before it is kept;
-// reload_remote_schema and reload_metadata (reload_remote_schemas) introspect again (src/remote/store.ts).
+// reload_remote_schema and reload_metadata (reload_remote_schemas) introspect again (src/remote/introspections.ts).
 // replace_metadata gets the same checks for every trigger and remote schema of the new document.
 import { EngineError, isEngineError } from '../core/errors.js';
 import type { QualifiedName } from '../core/names.js';
 import { eventTriggerEnvError, eventTriggers, type EventTriggerConf } from '../../events/decide/event-triggers.js';
 import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
 import type { Metadata } from '../../projections/metadata.js';
-import { ensureIntrospected, introspectAndKeep } from '../remote/store.js';
+import { ensureIntrospected, introspectAndKeep } from '../remote/introspections.js';
 
 export type Env = Record<string, string | undefined>;
 
