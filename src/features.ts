@@ -2,7 +2,7 @@
 // (src/main.ts) instead of registered at module load: the checks run on every schema cache (the projector's and
 // the write path's) and what every role schema gets (actions' root fields, then the remote schemas merged in).
 import type { CacheCheck } from './cache/build.js';
-import type { SchemaExtensions } from './graphql/schema/build.js';
+import type { SchemaExtensions } from './graphql/role-schema.js';
 import { actionMutationFields, actionQueryFields } from './actions/root-fields.js';
 import { remoteSchemaCheck, withRemoteSchemas } from './remote/schema.js';
 

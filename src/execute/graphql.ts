@@ -9,7 +9,7 @@ import { handleExplainRequest } from './explain.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
 import type { RequestHeaders } from '../auth/session.js';
 import { remoteAnswer, type RemoteContext } from '../remote/execute.js';
-import type { SchemaExtensions } from '../graphql/schema/build.js';
+import type { SchemaExtensions } from '../graphql/role-schema.js';
 
 export interface GraphQLRequestContext {
   pool: pg.Pool;

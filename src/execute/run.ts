@@ -7,7 +7,7 @@ import { EngineError, graphqlErrorObject } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
-import type { OperationIR } from '../ir/types.js';
+import type { OperationIR } from '../ir/operation.js';
 import type { CompiledSql } from '../sql/builder.js';
 import { compileOperation, compileSequential, dataText, splice, type Piece } from '../sql/operation.js';
 import { resolveParams } from '../sql/params.js';

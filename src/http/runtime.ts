@@ -7,7 +7,7 @@ import type { StateStore } from '../sync/state-store.js';
 import type { MetadataSync } from '../sync/listener.js';
 import type { WriteContext } from '../metadata/write.js';
 import type { EngineMetrics } from '../core/metrics.js';
-import type { SchemaExtensions } from '../graphql/schema/build.js';
+import type { SchemaExtensions } from '../graphql/role-schema.js';
 
 export interface Runtime {
   config: ServerConfig;

@@ -6,7 +6,8 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CacheCheck } from '../cache/build.js';
 import type { InconsistentObject, SchemaCache } from '../cache/types.js';
-import { buildRoleSchema, type RoleSchema, type SchemaExtensions } from '../graphql/schema/build.js';
+import { buildRoleSchema } from '../graphql/schema/build.js';
+import type { RoleSchema, SchemaExtensions } from '../graphql/role-schema.js';
 import { remoteSchemas } from '../../events/decide/remote-schemas.js';
 import { emptyRoutes, mergeConflict, mergeRemote } from './merge.js';
 import { introspected } from './introspections.js';

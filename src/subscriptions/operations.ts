@@ -17,7 +17,7 @@ import { relayExecuteContext } from '../execute/relay.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import { planRequest, remoteRequest, type ExecuteContext } from '../execute/run.js';
 import type { StateStore } from '../sync/state-store.js';
-import type { SchemaExtensions } from '../graphql/schema/build.js';
+import type { SchemaExtensions } from '../graphql/role-schema.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
 import type { LiveHandle, LiveQueries } from './poller.js';
 
