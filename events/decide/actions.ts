@@ -22,7 +22,7 @@ export const PG_SCALARS = new Set([
   'inet', 'citext', 'bytea', 'geometry', 'geography',
 ]);
 
-const actions = (ctx: DecideContext): ActionMeta[] => ctx.metadata.actions as ActionMeta[];
+const actions = (ctx: DecideContext): ActionMeta[] => ctx.metadata.actions;
 
 function findAction(ctx: DecideContext, name: string, message: string): ActionMeta {
   const a = actions(ctx).find((x) => x.name === name);

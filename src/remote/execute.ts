@@ -14,7 +14,7 @@ import type { GraphQLRequest } from '../graphql/request-body.js';
 import { roleSchema } from '../graphql/schema/build.js';
 import type { SchemaExtensions } from '../graphql/role-schema.js';
 import { pickOperation } from '../graphql/request/operation.js';
-import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
+import type { RemoteSchemaMeta } from '../../events/remote-schemas.js';
 import { remoteHeaders } from './headers.js';
 import { postRemote, type RemoteReply } from './http.js';
 import { resolveRemote } from './introspect.js';
@@ -81,7 +81,7 @@ function computeRoute(ctx: RemoteContext, req: GraphQLRequest, remote: NonNullab
   if (owners.every((o) => o === null)) return NONE;
   if (op.operation === 'subscription') return { kind: 'subscription' };
   if (owners.length === 1 && direct) return { kind: 'forward', remote: owners[0]! };
-  const remotes = remoteSchemas(ctx.state.metadata);
+  const remotes = ctx.state.metadata.remote_schemas;
   const split = splitOperation({
     doc, op, rootName, owner, variables: null,
     remoteRoot: (name) => {
@@ -107,10 +107,10 @@ export function remoteAnswer(ctx: RemoteContext, req: GraphQLRequest, raw: unkno
       // Thrown: a pre-execution error (HTTP answers it as an errors body, a websocket with an `error` message).
       throw new EngineError('not-supported', 'subscription to remote server is not supported');
     case 'forward':
-      return forward(ctx, remoteOf(remoteSchemas(ctx.state.metadata), route.remote), JSON.stringify(raw));
+      return forward(ctx, remoteOf(ctx.state.metadata.remote_schemas, route.remote), JSON.stringify(raw));
     case 'split': {
       const parts = route.parts.map((p) => ({ ...p, variables: pickVariables(req.variables, p.variableNames) }));
-      return mixed(ctx, parts, route.order, route.sequential, remoteSchemas(ctx.state.metadata), db);
+      return mixed(ctx, parts, route.order, route.sequential, ctx.state.metadata.remote_schemas, db);
     }
   }
 }

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { QualifiedName } from '../core/names.js';
 import { compile, ident, join, literal, raw, sql, type SQL } from '../sql/builder.js';
-import type { EventTriggerConf, OpSpec } from '../../events/decide/event-triggers.js';
+import type { EventTriggerConf, OpSpec } from '../../events/event-triggers.js';
 
 export const EVENTS_CHANNEL = 'engine_events';
 export const VIEWS_SCHEMA = 'engine_views';

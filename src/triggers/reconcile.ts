@@ -4,7 +4,7 @@
 // which triggers it touches. Installed functions carry a hash of their definition; only differences are rewritten.
 import type pg from 'pg';
 import { qualifiedKey, type QualifiedName } from '../core/names.js';
-import { eventTriggers } from '../../events/decide/event-triggers.js';
+import { eventTriggers } from '../../events/types.js';
 import { headSeq, lockWriters } from '../../events/log.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { captureObjects, dropCaptureDdl, VIEWS_SCHEMA, type CaptureObject } from './capture.js';

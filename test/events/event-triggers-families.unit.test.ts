@@ -5,7 +5,8 @@ import { blogCatalog, given, run, type Query } from './fixtures.js';
 import { fold } from '../../projections/replay.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { exportMetadata } from '../../projections/export.js';
-import { eventTriggerEnvError, manualTrigger, parseInvokeArgs, parseRedeliverArgs, type EventTriggerConf } from '../../events/decide/event-triggers.js';
+import { eventTriggerEnvError, manualTrigger, parseInvokeArgs, parseRedeliverArgs } from '../../events/decide/event-triggers.js';
+import type { EventTriggerConf } from '../../events/event-triggers.js';
 
 const cat = blogCatalog();
 const trackAuthor: Query = { type: 'track_table', args: 'author' };

@@ -1,7 +1,8 @@
 // Remote schemas: add (its definition is introspected before the event is kept), remove, reload.
 import { z } from 'zod';
 import { nonEmptyText } from '../../../events/argument-shapes.js';
-import { decideRemoteSchema, storedRemoteSchema, type RemoteSchemaCommand } from '../../../events/decide/remote-schemas.js';
+import { decideRemoteSchema, type RemoteSchemaCommand } from '../../../events/decide/remote-schemas.js';
+import { storedRemoteSchema } from '../../../events/remote-schemas.js';
 import { remoteSchemaId } from '../../remote/schema.js';
 import { checkRemoteSchema, reloadRemoteSchema } from '../io-checks.js';
 import { command, object, type Cmd, type Operations } from './entry.js';
