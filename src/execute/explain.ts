@@ -10,7 +10,7 @@ import { compileRootField } from '../sql/operation.js';
 import { compileLiveQuery, liveQueryParams } from '../sql/live.js';
 import type { OperationIR } from '../ir/operation.js';
 import { resolveParams, type ParamSource } from '../sql/params.js';
-import type { PrepareFn } from './run.js';
+import type { PrepareFn } from './context.js';
 import { mapExecutionError } from '../core/pg-errors.js';
 import { parseRequest } from '../graphql/request-body.js';
 

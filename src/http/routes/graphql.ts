@@ -10,7 +10,7 @@ import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
 import type { GraphQLRequest } from '../../graphql/request-body.js';
-import type { ActionReply } from '../../execute/run.js';
+import type { ActionReply } from '../../execute/context.js';
 import { METADATA_VERSION_HEADER } from './query.js';
 import { JSON_TYPE, type DirectRoute, type Reply } from '../pipeline.js';
 
