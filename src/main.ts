@@ -98,7 +98,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     authConfig,
     auth,
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
-    extensions: features.extensions,
+    features,
     metrics: new EngineMetrics(),
   };
   const server = http.createServer(createHandler(rt));

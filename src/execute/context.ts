@@ -1,11 +1,12 @@
 // What the executor runs a request with: the state, the session, the GraphQL front that plans it (prepare), the
-// plan cache's settings, and what features add (remote schemas' route, what actions add to the response).
+// plan cache's settings, and what features add (actions' runner, remote schemas' route, what actions add to the
+// response).
 import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { PreparedOperation } from '../graphql/prepare.js';
-import type { ClientHeaders } from '../actions/call.js';
+import type { ClientHeaders, ExecutorFeatures } from './features.js';
 
 export type PrepareFn = (
   state: EngineState,
@@ -28,6 +29,8 @@ export interface ExecuteContext {
   planScope?: string;
   /** Set when a plan is run (planVariables): the type of the first operation planned (the request metrics' label). */
   operationType?: string;
+  /** Runs the action fields of a plan (src/actions, through ExecutorFeatures); a plan with action fields needs it. */
+  runAction?: ExecutorFeatures['runAction'];
   /** The client's request headers (actions forward them) and what actions add to the response. */
   clientHeaders?: ClientHeaders | null;
   reply?: ActionReply;

@@ -1,9 +1,9 @@
 // Plans with action fields (mixed plans): the database's root fields between two action fields run as a plan of
-// their own, each action field through src/actions; in a mutation, all in one transaction.
+// their own, each action field through the actions' runner (ctx.runAction); in a mutation, all in one transaction.
 import type pg from 'pg';
 import { EngineError } from '../core/errors.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
-import { runActionRoot, type ActionEnv } from '../actions/execute.js';
+import type { ActionEnv } from './features.js';
 import type { ExecuteContext } from './context.js';
 import type { MixedStep, Plan } from './plan.js';
 import { inSessionTransaction, runData } from './database.js';
@@ -29,6 +29,8 @@ async function runSteps(
     db: tx ?? ctx.pool, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null, variables,
     rawVariables: req.variables ?? null, setCookie,
   };
+  const runAction = ctx.runAction;
+  if (runAction === undefined) throw new Error('a plan with action fields, but no action runner in the context');
   const parts: string[] = [];
   for (const s of steps) {
     if ('plan' in s) {
@@ -36,7 +38,7 @@ async function runSteps(
       continue;
     }
     try {
-      parts.push(`${JSON.stringify(s.key)}:${await runActionRoot(env, s.action)}`);
+      parts.push(`${JSON.stringify(s.key)}:${await runAction(env, s.action)}`);
     } catch (e) {
       if (e instanceof EngineError && ctx.reply) ctx.reply.errorStatus = e.status;
       throw e;

@@ -8,11 +8,10 @@
 // and repeated remote requests skip parsing and splitting.
 import { parse, type DocumentNode } from 'graphql';
 import { EngineError, graphqlErrorObject } from '../core/errors.js';
-import type { RequestHeaders, Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import { roleSchema } from '../graphql/schema/build.js';
-import type { SchemaExtensions } from '../graphql/role-schema.js';
+import type { Answer, RemoteContext } from '../execute/features.js';
 import { pickOperation } from '../graphql/request/operation.js';
 import type { RemoteSchemaMeta } from '../../events/remote-schemas.js';
 import { remoteHeaders } from './headers.js';
@@ -23,23 +22,6 @@ import { pickVariables, rootOwners, splitOperation, type Owner, type Part } from
 import { Lru } from '../core/lru.js';
 import { introspected } from './introspections.js';
 import { MUTATION_ROOT, QUERY_ROOT } from './merge.js';
-
-export interface RemoteContext {
-  state: EngineState;
-  /** The role schemas' extensions (the composition root's): their remote routes say where a field goes. */
-  extensions: SchemaExtensions;
-  session: Session;
-  /** The client's request headers (forward_client_headers). */
-  headers: RequestHeaders;
-  showInternal: boolean;
-  /** Set-Cookie values of the remotes' answers, for the HTTP response. */
-  setCookie: string[];
-  /** Routes kept per state (the plan cache's capacity; 0: none). */
-  cacheSize: number;
-}
-
-/** Answers a GraphQL request (body text: `{"data":...}` or `{"errors":...}`); never throws. */
-export type Answer = (req: GraphQLRequest) => Promise<string>;
 
 /** Where a request goes; `parts` hold the texts to send, their variables are picked per request. */
 type Route =

@@ -19,7 +19,7 @@ import { planRequest } from '../execute/run.js';
 import { remoteRequest } from '../execute/answer.js';
 import type { ExecuteContext } from '../execute/context.js';
 import type { StateStore } from '../sync/state-store.js';
-import type { SchemaExtensions } from '../graphql/role-schema.js';
+import type { ExecutorFeatures } from '../execute/features.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
 import type { LiveHandle, LiveQueries } from './poller.js';
 
@@ -27,8 +27,8 @@ import type { LiveHandle, LiveQueries } from './poller.js';
 export interface WsServerContext {
   pool: pg.Pool;
   store: StateStore;
-  /** What actions and remote schemas add to the role schemas (src/features.ts). */
-  extensions: SchemaExtensions;
+  /** What actions and remote schemas add to the role schemas and the executor (src/features.ts). */
+  features: ExecutorFeatures;
   config: ServerConfig;
   live: LiveQueries;
   /** Live subscriptions of every connection (re-validated on a metadata change). */
@@ -83,7 +83,7 @@ const asEngineError = (e: unknown): EngineError => {
 function executeContext(
   ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState, requestId: string, clientHeaders?: Record<string, string>,
 ): ExecuteContext {
-  const ctx = { pool: ws.pool, state, extensions: ws.extensions, session, config: ws.config, requestId, clientHeaders };
+  const ctx = { pool: ws.pool, state, features: ws.features, session, config: ws.config, requestId, clientHeaders };
   return endpoint.relay ? relayExecuteContext(ctx) : graphqlExecuteContext(ctx);
 }
 

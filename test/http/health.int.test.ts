@@ -35,7 +35,7 @@ function runtime(store: StateStore, pool: pg.Pool): Runtime {
     authConfig: {},
     auth: { deps: {}, stop() {} },
     write: { pool, store, projector, instanceId: 'test', snapshotInterval: 500 },
-    extensions: features.extensions,
+    features,
     metrics: new EngineMetrics(),
   };
 }

@@ -51,7 +51,7 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
-    const ctx = { pool: rt.pool, state, extensions: rt.extensions, session, config: rt.config, requestId, clientHeaders: req.headers };
+    const ctx = { pool: rt.pool, state, features: rt.features, session, config: rt.config, requestId, clientHeaders: req.headers };
     // Awaited only when it is a promise (a plan-cache hit has the one of its query; an await of an answer at hand
     // would cost a microtask for nothing).
     const actionReply: ActionReply = { setCookie: [] };
