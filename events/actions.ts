@@ -2,7 +2,7 @@
 // actions.ts) and the export, with the original's defaults and messages, and the stored shapes. Validation
 // against each other and Postgres happens in decide (custom types) and in the schema-cache build (actions).
 import { z } from 'zod';
-import { headerConf, tableName } from './commands.js';
+import { headerConf, tableName } from './argument-shapes.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 export const graphqlName = z.string().refine((s) => GRAPHQL_NAME.test(s), { message: 'not a valid GraphQL name' });

@@ -1,7 +1,8 @@
 // The metadata log in Postgres (engine_catalog): versioned schema set-up, optimistic append with NOTIFY,
 // reads after a seq, and snapshots every N events so start-up does not replay the whole history.
 import type pg from 'pg';
-import { EVENT_BATCH_MIGRATION, EVENT_LOG_MIGRATION } from './event-log-schema.js';
+import { inTransaction } from '../src/core/transaction.js';
+import { EVENT_BATCH_MIGRATION, EVENT_LOG_MIGRATION } from './event-trigger-tables.js';
 import type { Event } from './types.js';
 
 export const CATALOG_SCHEMA = 'engine_catalog';
@@ -81,7 +82,7 @@ const MIGRATIONS: string[][] = [
   // metadata change, fine as a scan) looks events up by trigger; the workers claim through event_log_pending.
   [`DROP INDEX IF EXISTS ${CATALOG_SCHEMA}.event_log_trigger_name`],
   // Capture writes a statement's events as one batch row; event_log becomes a view over rows and batches
-  // (Note [Event batches], event-log-schema.ts).
+  // (Note [Event batches], event-trigger-tables.ts).
   EVENT_BATCH_MIGRATION,
 ];
 
@@ -89,8 +90,7 @@ export const CATALOG_VERSION = MIGRATIONS.length;
 
 /** Creates or upgrades engine_catalog (idempotent; concurrent starters serialise on an advisory lock). */
 export async function ensureCatalogSchema(client: pg.ClientBase): Promise<number> {
-  await client.query('BEGIN');
-  try {
+  return inTransaction(client, async () => {
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_NS, SCHEMA_LOCK]);
     await client.query(`CREATE SCHEMA IF NOT EXISTS ${CATALOG_SCHEMA}`);
     await client.query(`CREATE TABLE IF NOT EXISTS ${CATALOG_SCHEMA}.schema_version (
@@ -102,12 +102,8 @@ export async function ensureCatalogSchema(client: pg.ClientBase): Promise<number
       for (const sql of MIGRATIONS[v]) await client.query(sql);
       await client.query(`INSERT INTO ${CATALOG_SCHEMA}.schema_version(version) VALUES ($1)`, [v + 1]);
     }
-    await client.query('COMMIT');
     return CATALOG_VERSION;
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  }
+  });
 }
 
 /** Serialises metadata writers for the rest of the current transaction (cheap; conflicts stay possible for other writers). */

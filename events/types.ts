@@ -2,6 +2,8 @@
 // Plain JSON data only, so events, snapshots and exports serialise without loss.
 import type { QualifiedName } from '../src/core/names.js';
 import type { ActionDefinition, ActionMeta, CustomTypes } from './actions.js';
+import type { EventTriggerConf } from './event-triggers.js';
+import type { RemoteSchemaMeta } from './remote-schemas.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Metadata model
@@ -94,8 +96,8 @@ export interface TableMeta {
   select_permissions: Record<string, PermissionMeta<'select'>>;
   update_permissions: Record<string, PermissionMeta<'update'>>;
   delete_permissions: Record<string, PermissionMeta<'delete'>>;
-  /** Stored as given (owned by the event-trigger / remote-schema features). */
-  event_triggers: unknown[];
+  event_triggers: EventTriggerConf[];
+  /** Stored as given (no operation creates them yet). */
   remote_relationships: unknown[];
 }
 
@@ -120,11 +122,11 @@ export interface Metadata {
   tables: Record<string, TableMeta>;
   /** Keyed by qualifiedKey(function). */
   functions: Record<string, FunctionMeta>;
-  remote_schemas: unknown[];
-  query_collections: unknown[];
-  allowlist: unknown[];
-  actions: unknown[];
-  custom_types: Record<string, unknown>;
+  remote_schemas: RemoteSchemaMeta[];
+  query_collections: QueryCollection[];
+  allowlist: Array<{ collection: string }>;
+  actions: ActionMeta[];
+  custom_types: CustomTypes;
   cron_triggers: unknown[];
 }
 
@@ -153,6 +155,10 @@ export const emptyTableMeta = (table: QualifiedName): TableMeta => ({
   event_triggers: [],
   remote_relationships: [],
 });
+
+/** Every stored event trigger with its table. */
+export const eventTriggers = (m: Metadata): Array<{ table: QualifiedName; trigger: EventTriggerConf }> =>
+  Object.values(m.tables).flatMap((t) => t.event_triggers.map((trigger) => ({ table: t.table, trigger })));
 
 export const permKey = <K extends PermKind>(kind: K): `${K}_permissions` => `${kind}_permissions` as `${K}_permissions`;
 export const relKey = (kind: RelKind): 'object_relationships' | 'array_relationships' =>
@@ -189,9 +195,9 @@ export type Event =
   | E<'metadata_replaced', { metadata: Metadata }>
   | E<'metadata_cleared', Record<string, never>>
   | E<'metadata_reloaded', { reload_remote_schemas: boolean }>
-  | E<'event_trigger_created', { table: QualifiedName; trigger: import('./decide/event-triggers.js').EventTriggerConf }>
+  | E<'event_trigger_created', { table: QualifiedName; trigger: EventTriggerConf }>
   | E<'event_trigger_deleted', { name: string }>
-  | E<'remote_schema_added', { remote_schema: import('./decide/remote-schemas.js').RemoteSchemaMeta }>
+  | E<'remote_schema_added', { remote_schema: RemoteSchemaMeta }>
   | E<'remote_schema_removed', { name: string }>
   /** A fact other instances act on: the remote was introspected again (they introspect it again when they fold it). */
   | E<'remote_schema_reloaded', { name: string }>

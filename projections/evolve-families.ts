@@ -2,8 +2,6 @@
 import type { Draft } from 'immer';
 import { qualifiedKey, type QualifiedName } from '../src/core/names.js';
 import type { EventOf, Metadata } from '../events/types.js';
-import type { EventTriggerConf } from '../events/decide/event-triggers.js';
-import type { RemoteSchemaMeta } from '../events/decide/remote-schemas.js';
 
 export type FamilyEvent = EventOf<'event_trigger_created' | 'event_trigger_deleted' | 'remote_schema_added' | 'remote_schema_removed'>;
 
@@ -22,15 +20,15 @@ export function applyFamilyEvent(draft: Draft<Metadata>, event: FamilyEvent): vo
       draft.remote_schemas.push(structuredClone(event.data.remote_schema));
       return;
     case 'remote_schema_removed':
-      draft.remote_schemas = draft.remote_schemas.filter((r) => (r as RemoteSchemaMeta).name !== event.data.name);
+      draft.remote_schemas = draft.remote_schemas.filter((r) => r.name !== event.data.name);
       return;
   }
 }
 
 function removeTrigger(draft: Draft<Metadata>, name: string): void {
   for (const t of Object.values(draft.tables)) {
-    if (t.event_triggers.some((x) => (x as EventTriggerConf).name === name)) {
-      t.event_triggers = t.event_triggers.filter((x) => (x as EventTriggerConf).name !== name);
+    if (t.event_triggers.some((x) => x.name === name)) {
+      t.event_triggers = t.event_triggers.filter((x) => x.name !== name);
     }
   }
 }
@@ -39,7 +37,7 @@ function removeTrigger(draft: Draft<Metadata>, name: string): void {
 export function renameTriggerColumn(draft: Draft<Metadata>, table: QualifiedName, from: string, to: string): void {
   const t = draft.tables[qualifiedKey(table)];
   if (!t) return;
-  for (const et of t.event_triggers as Draft<EventTriggerConf>[]) {
+  for (const et of t.event_triggers) {
     for (const spec of [et.definition.insert, et.definition.update, et.definition.delete]) {
       if (!spec) continue;
       if (Array.isArray(spec.columns)) spec.columns = spec.columns.map((c) => (c === from ? to : c));

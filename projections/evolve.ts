@@ -12,7 +12,6 @@ import {
   type Metadata,
   type TableMeta,
   type Columns,
-  type QueryCollection,
 } from '../events/types.js';
 import { renameBoolExpField } from '../events/boolexp.js';
 import type { ActionMeta } from '../events/actions.js';
@@ -167,18 +166,18 @@ function apply(draft: Draft<Metadata>, event: Event): void {
       draft.query_collections.push(clone(event.data.collection));
       return;
     case 'query_collection_dropped':
-      draft.query_collections = draft.query_collections.filter((c) => (c as QueryCollection).name !== event.data.name);
+      draft.query_collections = draft.query_collections.filter((c) => c.name !== event.data.name);
       return;
     case 'collection_query_added':
     case 'collection_query_dropped': {
-      const c = (draft.query_collections as Draft<QueryCollection>[]).find((x) => x.name === event.data.collection);
+      const c = draft.query_collections.find((x) => x.name === event.data.collection);
       if (!c) return;
       if (event.type === 'collection_query_added') c.definition.queries.push(clone(event.data.query));
       else c.definition.queries = c.definition.queries.filter((x) => x.name !== event.data.query_name);
       return;
     }
     case 'custom_types_set':
-      draft.custom_types = clone(event.data.custom_types) as Record<string, unknown>;
+      draft.custom_types = clone(event.data.custom_types);
       return;
     case 'action_created':
       draft.actions.push(clone(event.data.action));
@@ -187,7 +186,7 @@ function apply(draft: Draft<Metadata>, event: Event): void {
     case 'action_dropped':
     case 'action_permission_created':
     case 'action_permission_dropped': {
-      const list = draft.actions as Draft<ActionMeta>[];
+      const list = draft.actions;
       const name = event.type === 'action_updated' || event.type === 'action_dropped' ? event.data.name : event.data.action;
       const i = list.findIndex((a) => a.name === name);
       if (i < 0) return;

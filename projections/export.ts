@@ -3,8 +3,8 @@
 import { z } from 'zod';
 import { EngineError } from '../src/core/errors.js';
 import { compareNames, qualifiedKey, type QualifiedName } from '../src/core/names.js';
-import { storedEventTrigger } from '../events/decide/event-triggers.js';
-import { storedRemoteSchema } from '../events/decide/remote-schemas.js';
+import { storedEventTrigger } from '../events/event-triggers.js';
+import { storedRemoteSchema } from '../events/remote-schemas.js';
 import {
   arrRelUsing,
   comment,
@@ -15,7 +15,7 @@ import {
   permissionSchemas,
   tableConfiguration,
   tableName,
-} from '../events/commands.js';
+} from '../events/argument-shapes.js';
 import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta, type CustomTypes } from '../events/actions.js';
 import { exportCustomTypes } from '../events/custom-types-json.js';
 import {

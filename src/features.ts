@@ -1,16 +1,18 @@
 // The composition of the features that extend the core engine, passed down explicitly by the composition root
 // (src/main.ts) instead of registered at module load: the checks run on every schema cache (the projector's and
-// the write path's) and what every role schema gets (actions' root fields, then the remote schemas merged in).
+// the write path's), what every role schema gets (actions' root fields, then the remote schemas merged in), and
+// what the executor hands to them (action fields, requests that select remote fields).
 import type { CacheCheck } from './cache/build.js';
-import type { SchemaExtensions } from './graphql/schema/build.js';
+import type { SchemaExtensions } from './graphql/role-schema.js';
+import type { ExecutorFeatures } from './execute/features.js';
 import { actionMutationFields, actionQueryFields } from './actions/root-fields.js';
+import { runActionRoot } from './actions/execute.js';
 import { remoteSchemaCheck, withRemoteSchemas } from './remote/schema.js';
+import { remoteAnswer } from './remote/execute.js';
 
-export interface Features {
+export interface Features extends ExecutorFeatures {
   /** Run in order on every schema cache built (sync/projector.ts, metadata/execute.ts). */
   readonly cacheChecks: readonly CacheCheck[];
-  /** Given to every caller of roleSchema (GraphQL requests, websockets, remote routing). */
-  readonly extensions: SchemaExtensions;
 }
 
 const actions: SchemaExtensions = { queryFields: [actionQueryFields], mutationFields: [actionMutationFields], roleSchema: [] };
@@ -22,4 +24,6 @@ const actions: SchemaExtensions = { queryFields: [actionQueryFields], mutationFi
 export const features: Features = {
   cacheChecks: [remoteSchemaCheck(actions)],
   extensions: { ...actions, roleSchema: [withRemoteSchemas] },
+  runAction: runActionRoot,
+  remoteAnswer,
 };

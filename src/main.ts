@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { EngineState } from './cache/state.js';
 import { configureLog, log, type Level } from './core/log.js';
-import { authConfigOf, type ServerConfig } from './config.js';
+import { authConfigOf, type ServerConfig } from './config/config.js';
 import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
@@ -16,16 +16,16 @@ import { EventWorker } from './triggers/worker.js';
 import { MetadataSync } from './sync/listener.js';
 import { createProjector } from './sync/projector.js';
 import { features } from './features.js';
-import { StateStore } from './sync/store.js';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from './embedded-postgres.js';
+import { StateStore } from './sync/state-store.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from './startup/embedded-postgres.js';
 import { createHandler } from './http/app.js';
 import { attachWebsocketTransport, type WebsocketTimings } from './http/websocket.js';
 import type { WebsocketTransport } from './subscriptions/server.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
-import { redactUrl, serverConfigurationDetail } from './startup-log.js';
+import { redactUrl, serverConfigurationDetail } from './config/startup-log.js';
 import { EngineMetrics } from './core/metrics.js';
-import { registerRuntimeMetrics } from './runtime-metrics.js';
+import { registerRuntimeMetrics } from './startup/runtime-metrics.js';
 import { ActionWorker } from './actions/worker.js';
 
 export interface StartOptions {
@@ -98,7 +98,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     authConfig,
     auth,
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
-    extensions: features.extensions,
+    features,
     metrics: new EngineMetrics(),
   };
   const server = http.createServer(createHandler(rt));

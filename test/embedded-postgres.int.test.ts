@@ -7,7 +7,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, statSync } from 'no
 import { tmpdir, userInfo } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { startEmbeddedPostgres } from '../src/embedded-postgres.js';
+import { startEmbeddedPostgres } from '../src/startup/embedded-postgres.js';
 import { freePort } from './helpers/free-port.js';
 
 const isRoot = userInfo().uid === 0;

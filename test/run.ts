@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/embedded-postgres.js';
+import { startEmbeddedPostgres, type EmbeddedDatabase } from '../src/startup/embedded-postgres.js';
 import { freePort } from './helpers/free-port.js';
 
 const LOCAL = 'postgres://postgres@127.0.0.1:5432/postgres';

@@ -1,6 +1,6 @@
 // The pages registry: the navigation bar and the router both read it, so a page is one entry here plus its module.
 import type { ComponentType } from 'react';
-import type { Route } from './router';
+import type { PageProps } from './router';
 import { ApiPage } from './pages/api';
 import { DataPage } from './pages/data';
 import { PermissionsPage } from './pages/permissions';
@@ -9,7 +9,6 @@ import { ActionsPage, RemoteSchemasPage } from './pages/families';
 import { MetadataPage } from './pages/metadata';
 import { HistoryPage } from './pages/history';
 
-export interface PageProps { route: Route }
 export interface Page { id: string; title: string; component: ComponentType<PageProps> }
 
 export const PAGES: Page[] = [

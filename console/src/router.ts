@@ -5,6 +5,9 @@ export const BASE = '/console';
 
 export interface Route { page: string; rest: string[] }
 
+/** What every page of the registry (../pages.ts) is given. */
+export interface PageProps { route: Route }
+
 export function parseRoute(pathname: string): Route {
   const parts = pathname.startsWith(BASE) ? pathname.slice(BASE.length).split('/').filter(Boolean).map(decodeURIComponent) : [];
   return { page: parts[0] ?? '', rest: parts.slice(1) };

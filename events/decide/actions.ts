@@ -5,7 +5,7 @@ import { qualifiedKey } from '../../src/core/names.js';
 import { baseTypeName, isListType, type ActionDefinition, type ActionMeta, type CustomTypes } from '../actions.js';
 import { customTypesDefinition } from '../custom-types-json.js';
 import { ev, type Event } from '../types.js';
-import { q, qt, type DecideContext } from './common.js';
+import { q, qt, type DecideContext } from './dependencies.js';
 
 export type ActionCommand =
   | { op: 'set_custom_types'; custom_types: CustomTypes }
@@ -23,7 +23,7 @@ export const PG_SCALARS = new Set([
   'inet', 'citext', 'bytea', 'geometry', 'geography',
 ]);
 
-const actions = (ctx: DecideContext): ActionMeta[] => ctx.metadata.actions as ActionMeta[];
+const actions = (ctx: DecideContext): ActionMeta[] => ctx.metadata.actions;
 
 function findAction(ctx: DecideContext, name: string, message: string): ActionMeta {
   const a = actions(ctx).find((x) => x.name === name);

@@ -1,7 +1,7 @@
 // decide for query collections and the allow-list: pure metadata, no Postgres objects involved.
 import { EngineError } from '../../src/core/errors.js';
 import { ev, type CollectionQuery, type Event, type Metadata, type QueryCollection } from '../types.js';
-import { q } from './common.js';
+import { q } from './dependencies.js';
 
 export type CollectionCommand =
   | { op: 'create_query_collection'; collection: QueryCollection }
@@ -11,12 +11,10 @@ export type CollectionCommand =
   | { op: 'add_collection_to_allowlist'; collection: string }
   | { op: 'drop_collection_from_allowlist'; collection: string };
 
-export const collections = (m: Metadata): QueryCollection[] => m.query_collections as QueryCollection[];
-const inAllowlist = (m: Metadata, name: string): boolean =>
-  (m.allowlist as Array<{ collection?: unknown }>).some((a) => a.collection === name);
+const inAllowlist = (m: Metadata, name: string): boolean => m.allowlist.some((a) => a.collection === name);
 
 function existing(m: Metadata, name: string): QueryCollection {
-  const c = collections(m).find((x) => x.name === name);
+  const c = m.query_collections.find((x) => x.name === name);
   if (!c) throw new EngineError('not-exists', `query collection with name ${q(name)} does not exists`, { path: '$.args' });
   return c;
 }
@@ -25,7 +23,7 @@ export function decideCollection(cmd: CollectionCommand, m: Metadata): Event[] {
   switch (cmd.op) {
     case 'create_query_collection': {
       const name = cmd.collection.name;
-      if (collections(m).some((x) => x.name === name)) {
+      if (m.query_collections.some((x) => x.name === name)) {
         throw new EngineError('already-exists', `query collection with name ${q(name)} already exists`, { path: '$.args' });
       }
       const names = cmd.collection.definition.queries.map((x) => x.name);

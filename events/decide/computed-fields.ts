@@ -2,7 +2,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
 import { ev, own, type ComputedFieldMeta, type Event } from '../types.js';
-import { dependencyError, dependentsOf, dropEvents, q, trackedTable, type DecideContext } from './common.js';
+import { dependencyError, dependentsOf, dropEvents, q, trackedTable, type DecideContext } from './dependencies.js';
 
 export type ComputedFieldCommand =
   | { op: 'add_computed_field'; table: QualifiedName; computed_field: ComputedFieldMeta }

@@ -1,52 +1,19 @@
-// Event triggers as metadata: decide for create_event_trigger / delete_event_trigger (stored per table in the
-// export's EventTriggerConf shape, built here for both create_event_trigger's args, in
-// src/metadata/operations/event-triggers.ts, and replace_metadata), and the args and pure checks of redeliver_event /
-// invoke_event_trigger, which act on engine_catalog.event_log rather than on metadata (src/triggers/ops.ts runs them).
+// Event triggers as metadata: decide for create_event_trigger / delete_event_trigger (the stored shape is in
+// events/event-triggers.ts), and the args and pure checks of redeliver_event / invoke_event_trigger, which act on
+// engine_catalog.event_log rather than on metadata (src/triggers/manual-events.ts runs them).
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
-import { decode, headerConf, nonEmptyText, type HeaderConf } from '../commands.js';
-import { ev, type Event, type Metadata } from '../types.js';
-import { q, qt, trackedTable, type DecideContext } from './common.js';
-
-// ---------------------------------------------------------------------------------------------------------------
-// Shapes shared by create_event_trigger's args (src/metadata/operations/event-triggers.ts) and the export
-
-export const MAX_TRIGGER_NAME_LENGTH = 42;
-
-const subColumns = z.union([z.literal('*'), z.array(z.string())]);
-export const opSpec = z.object({ columns: subColumns, payload: subColumns.nullable().optional() });
-
-export const retryConf = z.object({
-  num_retries: z.number().int(),
-  interval_sec: z.number().int(),
-  timeout_sec: z.number().int().nullable().optional(),
-});
+import { decode, nonEmptyText } from '../argument-shapes.js';
+import type { EventTriggerConf } from '../event-triggers.js';
+import { ev, eventTriggers, type Event, type Metadata } from '../types.js';
+import { q, qt, trackedTable, type DecideContext } from './dependencies.js';
 
 // redeliver_event's and invoke_event_trigger's args
 const redeliverArgs = z.object({ event_id: z.string() });
 const invokeArgs = z.object({ name: nonEmptyText, payload: z.unknown() }).superRefine((a, ctx) => {
   if (a.payload === undefined) ctx.addIssue({ code: z.ZodIssueCode.invalid_type, expected: 'object', received: 'undefined', path: ['payload'] });
 });
-
-// ---------------------------------------------------------------------------------------------------------------
-// Stored shape: the export's EventTriggerConf
-
-export interface OpSpec {
-  columns: '*' | string[];
-  payload?: '*' | string[];
-}
-
-export interface EventTriggerConf {
-  name: string;
-  definition: { insert?: OpSpec; update?: OpSpec; delete?: OpSpec; enable_manual: boolean };
-  retry_conf: { num_retries: number; interval_sec: number; timeout_sec?: number };
-  webhook?: string;
-  webhook_from_env?: string;
-  headers?: HeaderConf[];
-}
-
-export const DEFAULT_RETRY_CONF = { num_retries: 0, interval_sec: 10, timeout_sec: 60 };
 
 export type EventTriggerCommand =
   | { op: 'create_event_trigger'; table: QualifiedName; replace: boolean; trigger: EventTriggerConf }
@@ -57,57 +24,8 @@ export const parseRedeliverArgs = (raw: unknown): { event_id: string } => decode
 /** invoke_event_trigger's args (payload is required, any JSON). */
 export const parseInvokeArgs = (raw: unknown): { name: string; payload: unknown } => decode(invokeArgs, raw) as { name: string; payload: unknown };
 
-/** An operation's spec as stored: a null payload left out. */
-const opSpecOf = (s: z.output<typeof opSpec> | null | undefined): OpSpec | undefined =>
-  s == null ? undefined : { columns: s.columns, ...(s.payload != null ? { payload: s.payload } : {}) };
-
-type ParsedDefinition = { [K in 'insert' | 'update' | 'delete']?: z.output<typeof opSpec> | null } & { enable_manual?: boolean | null };
-
-/** A definition as stored and exported: the operations given (insert, update, delete, in that order), enable_manual. */
-export const storedDefinition = (d: ParsedDefinition): EventTriggerConf['definition'] => ({
-  ...(d.insert ? { insert: opSpecOf(d.insert) } : {}),
-  ...(d.update ? { update: opSpecOf(d.update) } : {}),
-  ...(d.delete ? { delete: opSpecOf(d.delete) } : {}),
-  enable_manual: d.enable_manual ?? false,
-});
-
-/** retry_conf as stored and exported: a null timeout left out. */
-export const storedRetryConf = (rc: z.output<typeof retryConf>): EventTriggerConf['retry_conf'] =>
-  ({ num_retries: rc.num_retries, interval_sec: rc.interval_sec, ...(rc.timeout_sec != null ? { timeout_sec: rc.timeout_sec } : {}) });
-
-/** A trigger as replace_metadata reads it (the export's EventTriggerConf; retry_conf is required there). */
-export const storedEventTrigger = z
-  .object({
-    name: nonEmptyText,
-    definition: z.object({
-      insert: opSpec.nullable().optional(),
-      update: opSpec.nullable().optional(),
-      delete: opSpec.nullable().optional(),
-      enable_manual: z.boolean().nullable().optional(),
-    }),
-    retry_conf: retryConf,
-    webhook: z.string().nullable().optional(),
-    webhook_from_env: z.string().nullable().optional(),
-    headers: z.array(headerConf).nullable().optional(),
-  })
-  .transform((t): EventTriggerConf => {
-    return {
-      name: t.name,
-      definition: storedDefinition(t.definition),
-      retry_conf: storedRetryConf(t.retry_conf),
-      ...(t.webhook != null ? { webhook: t.webhook } : {}),
-      ...(t.webhook_from_env != null ? { webhook_from_env: t.webhook_from_env } : {}),
-      ...(t.headers != null ? { headers: t.headers } : {}),
-    };
-  });
-
 // ---------------------------------------------------------------------------------------------------------------
 // decide
-
-/** Every stored trigger with its table. */
-export function eventTriggers(m: Metadata): Array<{ table: QualifiedName; trigger: EventTriggerConf }> {
-  return Object.values(m.tables).flatMap((t) => (t.event_triggers as EventTriggerConf[]).map((trigger) => ({ table: t.table, trigger })));
-}
 
 const findTrigger = (m: Metadata, name: string) => eventTriggers(m).find((x) => x.trigger.name === name);
 

@@ -2,7 +2,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
 import { ev, type Event } from '../types.js';
-import { qt, type DecideContext } from './common.js';
+import { qt, type DecideContext } from './dependencies.js';
 
 export type FunctionCommand =
   | { op: 'track_function'; function: QualifiedName; configuration: { session_argument?: string } }

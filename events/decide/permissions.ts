@@ -3,7 +3,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
 import { ev, own, permKey, type Event, type PermKind, type TableMeta } from '../types.js';
-import { q, qt, trackedTable, type DecideContext } from './common.js';
+import { q, qt, trackedTable, type DecideContext } from './dependencies.js';
 
 export type PermissionCommand =
   | { op: 'create_permission'; kind: PermKind; table: QualifiedName; role: string; permission: Record<string, unknown>; comment: string | null }

@@ -15,7 +15,7 @@ import {
   qt,
   reportObj,
   type ObjId,
-} from './common.js';
+} from './dependencies.js';
 import { applyPermissionUpdates as foldLocal } from './local-fold.js';
 
 export interface SqlRan {

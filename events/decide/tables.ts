@@ -2,7 +2,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import { ev, type Event, type TableConfiguration } from '../types.js';
-import { dependencyError, dependentsOf, dropEvents, qt, trackedTable, type DecideContext } from './common.js';
+import { dependencyError, dependentsOf, dropEvents, qt, trackedTable, type DecideContext } from './dependencies.js';
 
 export type TableCommand =
   | { op: 'track_table'; table: QualifiedName; is_enum: boolean; configuration: TableConfiguration }

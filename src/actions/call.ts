@@ -2,11 +2,12 @@
 // then the answer checked against the output type. Every failure is an EngineError with the original's code,
 // message and `internal` ({error, request, response}); a 4xx `{message, code}` becomes that error as it is.
 import { EngineError, type ErrorCode } from '../core/errors.js';
-import type { HeaderConf } from '../../events/commands.js';
+import type { HeaderConf } from '../../events/argument-shapes.js';
 import type { ActionCallIR, OutputFieldSpec } from '../ir/action.js';
+import type { ClientHeaders } from '../execute/features.js';
 import { ENGINE_VERSION } from '../version.js';
 import { logHandlerCall, wantsHandlerLog } from './handler-log.js';
-import { HttpFailure, postJson, type HttpAnswer } from './http.js';
+import { HttpFailure, postJson, type HttpAnswer } from '../core/http-client.js';
 
 /** Client headers never forwarded (the original's list), besides every x-engine-* header. */
 const NOT_FORWARDED = new Set([
@@ -15,8 +16,6 @@ const NOT_FORWARDED = new Set([
   // hop-by-hop headers node:http would reject or mishandle
   'keep-alive', 'transfer-encoding', 'upgrade', 'te', 'trailer', 'expect', 'proxy-connection',
 ]);
-
-export type ClientHeaders = Record<string, string | string[] | undefined>;
 
 const USER_AGENT = `engine-graphql-engine/${ENGINE_VERSION}`;
 

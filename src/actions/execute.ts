@@ -1,29 +1,15 @@
-// Runs an action root field (the executor in src/execute/run.ts hands them here): a sync call (handler, then the
-// output shaped in Node, or by ONE SQL statement when it selects relationships), an async enqueue (one INSERT), or
-// `<action>(id:)` (one SELECT). Returns the field's JSON text.
-import type pg from 'pg';
-import type { Session } from '../auth/session.js';
+// Runs an action root field, which the executor hands here (ExecutorFeatures.runAction, wired in src/features.ts): a
+// sync call (handler, then the output shaped in Node, or by ONE SQL statement when it selects relationships), an
+// async enqueue (one INSERT), or `<action>(id:)` (one SELECT). Returns the field's JSON text.
 import type { ActionOutputIR, ActionRootIR, InputTemplate } from '../ir/action.js';
 import type { CompiledSql } from '../sql/builder.js';
 import { ACTION_ID, ACTION_RESPONSE, compileActionOutput, compileActionStatus } from '../sql/action.js';
 import { resolveParams } from '../sql/params.js';
 import { valueAt } from '../core/json-path.js';
-import { mapExecutionError } from '../execute/pg-errors.js';
-import { callHandler, type ClientHeaders } from './call.js';
+import { mapExecutionError } from '../core/pg-errors.js';
+import type { ActionEnv } from '../execute/features.js';
+import { callHandler } from './call.js';
 import { enqueueAction } from './log.js';
-
-export interface ActionEnv {
-  /** The pool, or a mutation's transaction (an enqueue commits or rolls back with the other root fields). */
-  db: pg.Pool | pg.PoolClient;
-  session: Session;
-  clientHeaders: ClientHeaders | null;
-  /** Coerced variables (plan parameters) and the request's own (JSON as sent: what the handler gets). */
-  variables: Record<string, unknown>;
-  rawVariables: Record<string, unknown> | null;
-  /** Set-Cookie values of sync handlers, for the HTTP response. */
-  setCookie: string[];
-}
-
 
 /** The JSON of an input template; a variable missing from the request leaves its field out (as GraphQL does). */
 export function renderInput(tpl: InputTemplate, env: Pick<ActionEnv, 'variables' | 'rawVariables'>): unknown {

@@ -2,8 +2,8 @@
 // mutation_root (an async one returns the new action id), query actions and `<action>(id:)` on query_root.
 import { GraphQLNonNull } from 'graphql';
 import type { RoleContext } from '../graphql/schema/context.js';
-import type { QueryFieldContribution } from '../graphql/schema/root.js';
-import type { MutationFieldContribution } from '../graphql/schema/mutation.js';
+import type { QueryFieldContribution } from '../graphql/role-schema.js';
+import type { MutationFieldContribution } from '../graphql/role-schema.js';
 import { scalarType } from '../graphql/schema/types.js';
 import { actionArgs, asyncStatusType, outputType, visibleActions } from './schema.js';
 import { enqueueActionIR, statusIR, syncActionIR } from './translate.js';

@@ -6,8 +6,9 @@ import type { ActionInfo } from '../cache/types.js';
 import type { ActionCallIR, ActionOutputFieldIR, ActionOutputIR, ActionRootIR, InputTemplate } from '../ir/action.js';
 import { collectFields, fieldArgs, type CollectedField } from '../graphql/request/collect.js';
 import type { Parsed } from '../graphql/request/input.js';
-import { selectArgsIR, tableFields, type Translator } from '../graphql/request/translate.js';
-import { permFilter } from '../graphql/request/translator.js';
+import { selectArgsIR, tableFields } from '../graphql/request/translate.js';
+import type { Translator } from '../graphql/role-schema.js';
+import { permFilter } from '../graphql/request/values.js';
 import { baseName, isListExpr, objectDef, parseTypeExpr, relationshipView } from './schema.js';
 
 export function inputTemplate(p: Parsed): InputTemplate {

@@ -8,11 +8,11 @@ import { compile, displayLiteral, type SQL } from '../sql/builder.js';
 import { CompileContext } from '../sql/context.js';
 import { compileRootField } from '../sql/operation.js';
 import { compileLiveQuery, liveQueryParams } from '../sql/live.js';
-import type { OperationIR } from '../ir/types.js';
+import type { OperationIR } from '../ir/operation.js';
 import { resolveParams, type ParamSource } from '../sql/params.js';
-import type { PrepareFn } from './run.js';
-import { mapExecutionError } from './pg-errors.js';
-import { parseRequest } from './request.js';
+import type { PrepareFn } from './context.js';
+import { mapExecutionError } from '../core/pg-errors.js';
+import { parseRequest } from '../graphql/request-body.js';
 
 export interface ExplainContext {
   pool: pg.Pool;

@@ -1,21 +1,23 @@
-// POST /v1/graphql: wires the GraphQL front (src/graphql/prepare.ts) to the executor (run.ts).
+// POST /v1/graphql: wires the GraphQL front (src/graphql/prepare.ts) to the executor (answer.ts), with what the
+// features add (ExecutorFeatures: features.ts).
 import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import { prepareOperation } from '../graphql/prepare.js';
-import { executeGraphQL, type ActionReply, type ExecuteContext, type GraphQLResult, type PrepareFn } from './run.js';
+import type { GraphQLResult } from './result.js';
+import { executeGraphQL } from './answer.js';
+import type { ActionReply, ExecuteContext, PrepareFn } from './context.js';
 import { handleExplainRequest } from './explain.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
-import type { RequestHeaders } from '../auth/session.js';
-import { remoteAnswer, type RemoteContext } from '../remote/execute.js';
-import type { SchemaExtensions } from '../graphql/schema/build.js';
+import type { SchemaExtensions } from '../graphql/role-schema.js';
+import type { ExecutorFeatures, RemoteContext } from './features.js';
 
 export interface GraphQLRequestContext {
   pool: pg.Pool;
   state: EngineState;
-  /** What actions and remote schemas add to the role schemas (the composition root's: src/extensions.ts). */
-  extensions: SchemaExtensions;
+  /** What actions and remote schemas add (the composition root's: src/features.ts). */
+  features: ExecutorFeatures;
   session: Session;
   config: ServerConfig;
   requestId: string;
@@ -62,11 +64,12 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): Ex
     planCacheSize: ctx.config.queryPlanCacheSize,
     showInternal: showInternal(ctx.session, ctx.config),
     requestId: ctx.requestId,
-    prepare: prepareOf(front, ctx.extensions, ctx.config.enableAllowlist),
+    prepare: prepareOf(front, ctx.features.extensions, ctx.config.enableAllowlist),
     // Every optional member present from the start: one object shape for every request's context (members added
     // later made several shapes, and the executor's reads of them megamorphic).
     planScope: undefined,
     operationType: undefined,
+    runAction: ctx.features.runAction,
     clientHeaders: null,
     reply: undefined,
     remote: undefined,
@@ -75,8 +78,8 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): Ex
 
 /**
  * The executor's context for a GraphQL request on /v1/graphql or /v1alpha1/graphql, over HTTP or a websocket (there
- * `reply` is dropped: a websocket has no response headers). Requests selecting remote-schema fields go to src/remote
- * (only states with remote schemas pay for the check).
+ * `reply` is dropped: a websocket has no response headers). Requests selecting remote-schema fields go to the remote
+ * schemas' feature (only states with remote schemas pay for the check).
  */
 export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionReply = { setCookie: [] }): ExecuteContext {
   const ec = baseExecuteContext(ctx, front);
@@ -84,9 +87,10 @@ export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionR
   ec.reply = reply;
   if (ctx.state.metadata.remote_schemas.length) {
     const rc: RemoteContext = {
-      state: ctx.state, extensions: ctx.extensions, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: ec.showInternal, setCookie: reply.setCookie,
-      cacheSize: ec.planCacheSize,
+      state: ctx.state, extensions: ctx.features.extensions, session: ctx.session, headers: ctx.clientHeaders ?? {}, showInternal: ec.showInternal,
+      setCookie: reply.setCookie, cacheSize: ec.planCacheSize,
     };
+    const { remoteAnswer } = ctx.features;
     ec.remote = (req, raw, db) => remoteAnswer(rc, req, raw, db);
   }
   return ec;
@@ -116,7 +120,7 @@ export function withActionReply(r: GraphQLResult, reply: ActionReply): HandledRe
 /** POST /v1/graphql/explain (admin only): `[{field, sql, plan}]`, or a metadata-style error with its status. */
 export async function handleGraphQLExplain(ctx: GraphQLRequestContext, body: unknown): ReturnType<typeof handleExplainRequest> {
   return handleExplainRequest(
-    { pool: ctx.pool, state: ctx.state, session: ctx.session, stringifyNumeric: ctx.config.stringifyNumericTypes, prepare: front(ctx.extensions) },
+    { pool: ctx.pool, state: ctx.state, session: ctx.session, stringifyNumeric: ctx.config.stringifyNumericTypes, prepare: front(ctx.features.extensions) },
     body,
     showInternal(ctx.session, ctx.config),
   );

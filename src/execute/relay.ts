@@ -2,7 +2,9 @@
 // scope (the same query text means something else there).
 import { prepareOperation } from '../graphql/prepare.js';
 import { baseExecuteContext, type Front, type GraphQLRequestContext } from './graphql.js';
-import { executeGraphQL, type ExecuteContext, type GraphQLResult } from './run.js';
+import type { GraphQLResult } from './result.js';
+import { executeGraphQL } from './answer.js';
+import type { ExecuteContext } from './context.js';
 
 const front: Front = (extensions) => (state, session, request, options) =>
   prepareOperation(state, session, request, { ...options, extensions, relay: true });

@@ -4,11 +4,6 @@ import { parse, print, visit, Kind, type DocumentNode } from 'graphql';
 import { EngineError } from '../core/errors.js';
 import type { Metadata } from '../../projections/metadata.js';
 
-interface StoredCollection {
-  name?: unknown;
-  definition?: { queries?: Array<{ query?: unknown }> };
-}
-
 /**
  * A document's canonical text: `__typename` removed at every depth, then printed (whitespace, commas and comments
  * do not matter; field order, aliases, arguments, names, variables, directives and fragments do). Null when the
@@ -34,9 +29,9 @@ const memo = new WeakMap<Metadata, ReadonlySet<string>>();
 export function allowedQueries(m: Metadata): ReadonlySet<string> {
   let set = memo.get(m);
   if (set) return set;
-  const listed = new Set((m.allowlist as Array<{ collection?: unknown }>).map((a) => a.collection));
+  const listed = new Set(m.allowlist.map((a) => a.collection));
   const out = new Set<string>();
-  for (const c of m.query_collections as StoredCollection[]) {
+  for (const c of m.query_collections) {
     if (!listed.has(c.name)) continue;
     for (const q of c.definition?.queries ?? []) {
       const n = typeof q.query === 'string' ? normaliseQuery(q.query) : null;

@@ -4,14 +4,16 @@
 import { parse, type DocumentNode, type GraphQLObjectType } from 'graphql';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
-import type { OperationIR, RootFieldIR } from '../ir/types.js';
-import { roleSchema, type SchemaExtensions } from './schema/build.js';
+import type { OperationIR, RootFieldIR } from '../ir/operation.js';
+import { roleSchema } from './schema/build.js';
+import type { SchemaExtensions } from './role-schema.js';
 import { relaySchema } from './relay/schema.js';
 import { collectFields, type CollectContext } from './request/collect.js';
 import { toJson, variableShape, ve, type LiteralContext, type VariableInfo } from './request/input.js';
 import { introspectionJson } from './request/introspection.js';
 import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from './request/operation.js';
-import { rootFieldIR, type Translator } from './request/translate.js';
+import { rootFieldIR } from './request/translate.js';
+import type { Translator } from './role-schema.js';
 import { hasVisibleMutations, mutationRootField } from './request/mutation-root.js';
 
 export interface GraphQLRequestBody {

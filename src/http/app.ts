@@ -7,7 +7,7 @@ import Koa from 'koa';
 import Router from '@koa/router';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
-import { isApiEnabled } from '../config.js';
+import { isApiEnabled } from '../config/config.js';
 import type { Runtime } from './runtime.js';
 import { healthRoutes } from './routes/health.js';
 import { queryRoutes } from './routes/query.js';

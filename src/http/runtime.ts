@@ -1,13 +1,13 @@
 // What the HTTP layer needs from the running engine (built by src/main.ts).
 import type pg from 'pg';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import type { AuthConfig } from '../auth/config.js';
 import type { AuthRuntime } from '../auth/resolve.js';
-import type { StateStore } from '../sync/store.js';
+import type { StateStore } from '../sync/state-store.js';
 import type { MetadataSync } from '../sync/listener.js';
 import type { WriteContext } from '../metadata/write.js';
 import type { EngineMetrics } from '../core/metrics.js';
-import type { SchemaExtensions } from '../graphql/schema/build.js';
+import type { ExecutorFeatures } from '../execute/features.js';
 
 export interface Runtime {
   config: ServerConfig;
@@ -15,8 +15,8 @@ export interface Runtime {
   store: StateStore;
   sync: MetadataSync | null;
   write: WriteContext;
-  /** What actions and remote schemas add to the role schemas (src/features.ts). */
-  extensions: SchemaExtensions;
+  /** What actions and remote schemas add to the role schemas and the executor (src/features.ts). */
+  features: ExecutorFeatures;
   instanceId: string;
   /** The database this instance uses (given, or the embedded server's). */
   databaseUrl: string;

@@ -2,7 +2,7 @@
 import type { IncomingMessage } from 'node:http';
 import { resolveSession } from '../auth/resolve.js';
 import { headerValue, type Session } from '../auth/session.js';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import type { Runtime } from './runtime.js';
 import { awaitMinVersion } from './request-common.js';
 

@@ -3,7 +3,7 @@
 // (for a POST auth hook, with their names as the client sent them, as an HTTP request's).
 import type http from 'node:http';
 import { websocketHeaders } from '../auth/session.js';
-import { isApiEnabled } from '../config.js';
+import { isApiEnabled } from '../config/config.js';
 import { EngineError } from '../core/errors.js';
 import { LiveQueries } from '../subscriptions/poller.js';
 import { attachWebsockets, type WebsocketTransport } from '../subscriptions/server.js';
@@ -37,7 +37,7 @@ function handshakeHeaders(req: http.IncomingMessage, rt: Runtime, keepNames: boo
 export function attachWebsocketTransport(server: http.Server, rt: Runtime, timings: WebsocketTimings = {}): WebsocketTransport {
   const allowed = corsPolicy(rt.config);
   const live = new LiveQueries({ pool: rt.pool, batchSize: rt.config.liveQueries.batchSize, intervalMs: rt.config.liveQueries.refetchInterval });
-  return attachWebsockets(server, { pool: rt.pool, store: rt.store, extensions: rt.extensions, config: rt.config, live, subscriptions: new Set() }, {
+  return attachWebsockets(server, { pool: rt.pool, store: rt.store, features: rt.features, config: rt.config, live, subscriptions: new Set() }, {
     enabled: isApiEnabled(rt.config, 'graphql'),
     ...timings,
     checkHandshake: (req) => {

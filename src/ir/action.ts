@@ -1,7 +1,7 @@
 // Actions in the IR (plain data): the handler call (input as a template over the request's variables), the
 // output selection (custom-type fields, relationships to tables as SelectIR with the caller's permissions), and the
 // async forms (enqueue a call; read a stored call by id).
-import type { HeaderConf } from '../../events/commands.js';
+import type { HeaderConf } from '../../events/argument-shapes.js';
 import type { PgTypeRef, SelectIR } from './types.js';
 
 /** The JSON of an argument value: literals as written, variables read from the request at execution time. */

@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { z } from 'zod';
 import { EngineError } from '../core/errors.js';
-import { decode } from '../../events/commands.js';
+import { decode } from '../../events/argument-shapes.js';
 import { headSeq, readPageNewestFirst, readRange, snapshotAtOrBefore } from '../../events/log.js';
 import { emptyMetadata, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';

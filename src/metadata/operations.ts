@@ -6,7 +6,7 @@
 // function in events/decide.
 import { z } from 'zod';
 import { publicInconsistencies } from '../cache/build.js';
-import { decode, optionalBool } from '../../events/commands.js';
+import { decode, optionalBool } from '../../events/argument-shapes.js';
 import { exportMetadata } from '../../projections/export.js';
 import { exportAt, historyDiff, historyDiffArgs, historyExportArgs, historyList, historyListArgs } from './history.js';
 import { runCount, runSelect } from './dml/select.js';

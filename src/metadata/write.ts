@@ -10,12 +10,13 @@ import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { inTransaction } from '../core/transaction.js';
 import { runMetadataQuery } from './execute.js';
 import { AppendConflict, appendEvents, crossesSnapshot, lockWriters, writeSnapshot } from '../../events/log.js';
 import { catchUp } from '../sync/catchup.js';
 import { clearActionLog } from '../actions/log.js';
 import type { Projector } from '../sync/projector.js';
-import type { StateStore } from '../sync/store.js';
+import type { StateStore } from '../sync/state-store.js';
 
 export interface WriteContext {
   pool: pg.Pool;
@@ -32,40 +33,24 @@ export interface WriteResult {
 
 const MAX_ATTEMPTS = 10;
 
+/** Who asks (the event meta records the role and the request id; v1 DML inside a bulk runs as the session). */
+interface Who {
+  role: string;
+  requestId: string;
+  session?: { role: string; variables: Record<string, string> };
+  stringifyNumeric?: boolean;
+}
+
 /** Runs a metadata operation; throws EngineError (already rolled back) on failure. */
-export async function runMetadataWrite(
-  w: WriteContext,
-  body: unknown,
-  who: {
-    role: string;
-    requestId: string;
-    session?: { role: string; variables: Record<string, string> };
-    stringifyNumeric?: boolean;
-  },
-): Promise<WriteResult> {
+export async function runMetadataWrite(w: WriteContext, body: unknown, who: Who): Promise<WriteResult> {
   for (let attempt = 1; ; attempt++) {
     const client = await w.pool.connect();
     let released = false;
     try {
-      await client.query('BEGIN');
-      await lockWriters(client);
-      const state = await catchUp(client, w.store.get(), w.projector);
-      w.store.swap(state);
-      const result = await runMetadataQuery(body, {
-        client, state, cacheChecks: w.projector.cacheChecks, role: who.role, requestId: who.requestId, session: who.session, stringifyNumeric: who.stringifyNumeric,
-      });
-      const meta = metaOf(body, who);
-      const seq = await appendEvents(client, result.events, state.seq, { instanceId: w.instanceId, meta });
-      // drop_action's clear_data: the async action's stored calls go in the same transaction.
-      for (const ev of result.events) if (ev.type === 'action_dropped' && ev.data.clear_data) await clearActionLog(client, ev.data.name);
-      const next: EngineState = result.state.seq === seq ? result.state : { ...result.state, seq };
-      if (result.events.length > 0 && crossesSnapshot(state.seq, seq, w.snapshotInterval))
-        await writeSnapshot(client, seq, next.metadata);
-      await client.query('COMMIT');
+      const { response, next } = await inTransaction(client, () => writeOnce(w, client, body, who));
       w.store.swap(next, true);
-      return { response: result.response, seq: w.store.seq };
+      return { response, seq: w.store.seq };
     } catch (e) {
-      await client.query('ROLLBACK').catch(() => undefined);
       if (e instanceof AppendConflict && attempt < MAX_ATTEMPTS) {
         log.info('metadata-conflict', { requestId: who.requestId, attempt, expectedSeq: e.expectedSeq });
         client.release();
@@ -85,6 +70,23 @@ export async function runMetadataWrite(
       if (!released) client.release();
     }
   }
+}
+
+/** Steps 1 to 5 inside the transaction (inTransaction's BEGIN and COMMIT): the response and the state after the events. */
+async function writeOnce(w: WriteContext, client: pg.PoolClient, body: unknown, who: Who): Promise<{ response: unknown; next: EngineState }> {
+  await lockWriters(client);
+  const state = await catchUp(client, w.store.get(), w.projector);
+  w.store.swap(state);
+  const result = await runMetadataQuery(body, {
+    client, state, cacheChecks: w.projector.cacheChecks, role: who.role, requestId: who.requestId, session: who.session, stringifyNumeric: who.stringifyNumeric,
+  });
+  const meta = metaOf(body, who);
+  const seq = await appendEvents(client, result.events, state.seq, { instanceId: w.instanceId, meta });
+  // drop_action's clear_data: the async action's stored calls go in the same transaction.
+  for (const ev of result.events) if (ev.type === 'action_dropped' && ev.data.clear_data) await clearActionLog(client, ev.data.name);
+  const next: EngineState = result.state.seq === seq ? result.state : { ...result.state, seq };
+  if (result.events.length > 0 && crossesSnapshot(state.seq, seq, w.snapshotInterval)) await writeSnapshot(client, seq, next.metadata);
+  return { response: result.response, next };
 }
 
 /** What the event meta records about the operation (DESIGN: type, version, request id, role). */

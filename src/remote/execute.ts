@@ -8,37 +8,20 @@
 // and repeated remote requests skip parsing and splitting.
 import { parse, type DocumentNode } from 'graphql';
 import { EngineError, graphqlErrorObject } from '../core/errors.js';
-import type { RequestHeaders, Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
-import type { GraphQLRequest } from '../execute/request.js';
-import { roleSchema, type SchemaExtensions } from '../graphql/schema/build.js';
+import type { GraphQLRequest } from '../graphql/request-body.js';
+import { roleSchema } from '../graphql/schema/build.js';
+import type { Answer, RemoteContext } from '../execute/features.js';
 import { pickOperation } from '../graphql/request/operation.js';
-import { remoteSchemas, type RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
+import type { RemoteSchemaMeta } from '../../events/remote-schemas.js';
 import { remoteHeaders } from './headers.js';
 import { postRemote, type RemoteReply } from './http.js';
 import { resolveRemote } from './introspect.js';
 import { objectMembers } from './json-members.js';
 import { pickVariables, rootOwners, splitOperation, type Owner, type Part } from './split.js';
 import { Lru } from '../core/lru.js';
-import { introspected } from './store.js';
+import { introspected } from './introspections.js';
 import { MUTATION_ROOT, QUERY_ROOT } from './merge.js';
-
-export interface RemoteContext {
-  state: EngineState;
-  /** The role schemas' extensions (the composition root's): their remote routes say where a field goes. */
-  extensions: SchemaExtensions;
-  session: Session;
-  /** The client's request headers (forward_client_headers). */
-  headers: RequestHeaders;
-  showInternal: boolean;
-  /** Set-Cookie values of the remotes' answers, for the HTTP response. */
-  setCookie: string[];
-  /** Routes kept per state (the plan cache's capacity; 0: none). */
-  cacheSize: number;
-}
-
-/** Answers a GraphQL request (body text: `{"data":...}` or `{"errors":...}`); never throws. */
-export type Answer = (req: GraphQLRequest) => Promise<string>;
 
 /** Where a request goes; `parts` hold the texts to send, their variables are picked per request. */
 type Route =
@@ -80,7 +63,7 @@ function computeRoute(ctx: RemoteContext, req: GraphQLRequest, remote: NonNullab
   if (owners.every((o) => o === null)) return NONE;
   if (op.operation === 'subscription') return { kind: 'subscription' };
   if (owners.length === 1 && direct) return { kind: 'forward', remote: owners[0]! };
-  const remotes = remoteSchemas(ctx.state.metadata);
+  const remotes = ctx.state.metadata.remote_schemas;
   const split = splitOperation({
     doc, op, rootName, owner, variables: null,
     remoteRoot: (name) => {
@@ -106,10 +89,10 @@ export function remoteAnswer(ctx: RemoteContext, req: GraphQLRequest, raw: unkno
       // Thrown: a pre-execution error (HTTP answers it as an errors body, a websocket with an `error` message).
       throw new EngineError('not-supported', 'subscription to remote server is not supported');
     case 'forward':
-      return forward(ctx, remoteOf(remoteSchemas(ctx.state.metadata), route.remote), JSON.stringify(raw));
+      return forward(ctx, remoteOf(ctx.state.metadata.remote_schemas, route.remote), JSON.stringify(raw));
     case 'split': {
       const parts = route.parts.map((p) => ({ ...p, variables: pickVariables(req.variables, p.variableNames) }));
-      return mixed(ctx, parts, route.order, route.sequential, remoteSchemas(ctx.state.metadata), db);
+      return mixed(ctx, parts, route.order, route.sequential, ctx.state.metadata.remote_schemas, db);
     }
   }
 }

@@ -6,10 +6,10 @@
 import type { GraphQLSchema } from 'graphql';
 import type { CacheCheck } from '../cache/build.js';
 import type { InconsistentObject, SchemaCache } from '../cache/types.js';
-import { buildRoleSchema, type RoleSchema, type SchemaExtensions } from '../graphql/schema/build.js';
-import { remoteSchemas } from '../../events/decide/remote-schemas.js';
+import { buildRoleSchema } from '../graphql/schema/build.js';
+import type { RoleSchema, SchemaExtensions } from '../graphql/role-schema.js';
 import { emptyRoutes, mergeConflict, mergeRemote } from './merge.js';
-import { introspected } from './store.js';
+import { introspected } from './introspections.js';
 
 export const remoteSchemaId = (name: string): string => JSON.stringify(['remote_schema', name]);
 
@@ -21,7 +21,7 @@ const mergedRemotes = new WeakMap<SchemaCache, Array<{ name: string; schema: Gra
  * and those of the features that come before remote schemas: actions), then against the remotes before it.
  */
 export const remoteSchemaCheck = (before: SchemaExtensions): CacheCheck => (metadata, cache) => {
-  const remotes = remoteSchemas(metadata);
+  const remotes = metadata.remote_schemas;
   if (remotes.length === 0) return [];
   const out: InconsistentObject[] = [];
   const merged: Array<{ name: string; schema: GraphQLSchema }> = [];

@@ -5,7 +5,7 @@
 // Every parameter slot of the field queries reads the subscriber's value: `("_subs"."vars"->>i)`, then the same
 // `::type` cast a plain statement puts after `$n`. Subscribers' values come from resolveParams (so they are already
 // the text Postgres parses), as one JSON array per subscriber.
-import type { OperationIR } from '../ir/types.js';
+import type { OperationIR } from '../ir/operation.js';
 import { compile, join, literal, sql, type ParamSlot, type SQL } from './builder.js';
 import { CompileContext } from './context.js';
 import { compileRootField } from './operation.js';

@@ -1,6 +1,6 @@
 // A whole query operation → ONE statement whose columns are the root fields' JSON texts, plus the template that
 // splices them (and __typename / introspection JSON known at compile time) into the `data` object, in query order.
-import type { OperationIR, RootFieldIR } from '../ir/types.js';
+import type { OperationIR, RootFieldIR } from '../ir/operation.js';
 import { compile, ident, join, sql, type CompiledSql, type SQL } from './builder.js';
 import { CompileContext } from './context.js';
 import { rootAggregate, rootConnection, rootSelect } from './select.js';

@@ -5,7 +5,7 @@ import type { WebSocket } from 'ws';
 import { websocketHeaders, type Session } from '../auth/session.js';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
-import { parseRequest, type GraphQLRequest } from '../execute/request.js';
+import { parseRequest, type GraphQLRequest } from '../graphql/request-body.js';
 import { randomUUID } from 'node:crypto';
 import { errorObject, startOperation, type Endpoint, type Stoppable, type WsServerContext } from './operations.js';
 import type { WsConnectionLog } from './ws-log.js';

@@ -3,10 +3,10 @@
 // executor's plan cache; plans that depended on variable values (Note [Reusable plans]) are made per subscriber.
 import type { EngineState } from '../cache/state.js';
 import { EngineError } from '../core/errors.js';
-import type { GraphQLRequest } from '../execute/request.js';
+import type { GraphQLRequest } from '../graphql/request-body.js';
 import { Lru } from '../core/lru.js';
 import { planCacheTotals, planKey } from '../execute/plan-cache.js';
-import type { ExecuteContext } from '../execute/run.js';
+import type { ExecuteContext } from '../execute/context.js';
 import type { PreparedOperation } from '../graphql/prepare.js';
 import { compileLiveQuery, type LiveQueryPlan } from '../sql/live.js';
 import { resolveParams } from '../sql/params.js';

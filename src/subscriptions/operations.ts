@@ -9,15 +9,17 @@ import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import type { Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
-import type { ServerConfig } from '../config.js';
+import type { ServerConfig } from '../config/config.js';
 import { EngineError, graphqlErrorObject, isEngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { graphqlExecuteContext } from '../execute/graphql.js';
 import { relayExecuteContext } from '../execute/relay.js';
-import type { GraphQLRequest } from '../execute/request.js';
-import { planRequest, remoteRequest, type ExecuteContext } from '../execute/run.js';
-import type { StateStore } from '../sync/store.js';
-import type { SchemaExtensions } from '../graphql/schema/build.js';
+import type { GraphQLRequest } from '../graphql/request-body.js';
+import { planRequest } from '../execute/run.js';
+import { remoteRequest } from '../execute/answer.js';
+import type { ExecuteContext } from '../execute/context.js';
+import type { StateStore } from '../sync/state-store.js';
+import type { ExecutorFeatures } from '../execute/features.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
 import type { LiveHandle, LiveQueries } from './poller.js';
 
@@ -25,8 +27,8 @@ import type { LiveHandle, LiveQueries } from './poller.js';
 export interface WsServerContext {
   pool: pg.Pool;
   store: StateStore;
-  /** What actions and remote schemas add to the role schemas (src/features.ts). */
-  extensions: SchemaExtensions;
+  /** What actions and remote schemas add to the role schemas and the executor (src/features.ts). */
+  features: ExecutorFeatures;
   config: ServerConfig;
   live: LiveQueries;
   /** Live subscriptions of every connection (re-validated on a metadata change). */
@@ -81,7 +83,7 @@ const asEngineError = (e: unknown): EngineError => {
 function executeContext(
   ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState, requestId: string, clientHeaders?: Record<string, string>,
 ): ExecuteContext {
-  const ctx = { pool: ws.pool, state, extensions: ws.extensions, session, config: ws.config, requestId, clientHeaders };
+  const ctx = { pool: ws.pool, state, features: ws.features, session, config: ws.config, requestId, clientHeaders };
   return endpoint.relay ? relayExecuteContext(ctx) : graphqlExecuteContext(ctx);
 }
 

@@ -8,7 +8,7 @@ import type pg from 'pg';
 import type { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { LiveQueryPlan } from '../sql/live.js';
-import { mapExecutionError } from '../execute/pg-errors.js';
+import { mapExecutionError } from '../core/pg-errors.js';
 
 /** Where a subscriber's results go. */
 export interface LiveSink {

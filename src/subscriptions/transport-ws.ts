@@ -9,7 +9,7 @@ import type { WebSocket } from 'ws';
 import { websocketHeaders, type Session } from '../auth/session.js';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
-import { parseRequest } from '../execute/request.js';
+import { parseRequest } from '../graphql/request-body.js';
 import { errorObject, startOperation, type Endpoint, type Stoppable, type WsServerContext } from './operations.js';
 import { errorDetail, type WsConnectionLog } from './ws-log.js';
 

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.js';
 import type { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
-import type { GraphQLRequest } from '../execute/request.js';
+import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { OperationSink } from './operations.js';
 
 const TYPE = 'websocket-log';

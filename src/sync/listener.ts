@@ -6,7 +6,7 @@ import { log } from '../core/log.js';
 import { NOTIFY_CHANNEL } from '../../events/log.js';
 import { catchUp } from './catchup.js';
 import type { Projector } from './projector.js';
-import type { StateStore } from './store.js';
+import type { StateStore } from './state-store.js';
 
 // pg-listen is CommonJS with exports.default: under ESM the default import is the module object.
 type CreateSubscriber = typeof import('pg-listen').default;

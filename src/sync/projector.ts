@@ -10,8 +10,7 @@ import type { LoggedEvent } from '../../events/log.js';
 import { CATALOG_EFFECT, own } from '../../events/types.js';
 import { emptyMetadata, enumTables, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
-import { remoteSchemas } from '../../events/decide/remote-schemas.js';
-import { ensureIntrospected } from '../remote/store.js';
+import { ensureIntrospected } from '../remote/introspections.js';
 
 export interface Projector {
   emptyMetadata(): Metadata;
@@ -57,7 +56,7 @@ export const createProjector = (cacheChecks: readonly CacheCheck[]): Projector =
     // reload_remote_schema (then kept), whichever instance ran it.
     const all = previous === null || events.some((e) => e.type === 'metadata_reloaded' && e.data.reload_remote_schemas);
     const named = new Set(events.flatMap((e) => (e.type === 'remote_schema_reloaded' ? [e.data.name] : [])));
-    await ensureIntrospected(remoteSchemas(metadata), all || named);
+    await ensureIntrospected(metadata.remote_schemas, all || named);
     if (previous === null || needsCatalog(events, previous)) return introspectWithEnums(client, enumTables(metadata));
     return withEnumValues(client, enumTables(metadata), previous, changedEnums(events), previous);
   },

@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import type { QualifiedName } from '../core/names.js';
 import { compile, ident, join, literal, raw, sql, type SQL } from '../sql/builder.js';
-import type { EventTriggerConf, OpSpec } from '../../events/decide/event-triggers.js';
+import type { EventTriggerConf, OpSpec } from '../../events/event-triggers.js';
 
 export const EVENTS_CHANNEL = 'engine_events';
 export const VIEWS_SCHEMA = 'engine_views';
@@ -53,7 +53,7 @@ export function captureObjects(table: QualifiedName, conf: EventTriggerConf, kin
 // row-level trigger costs a function call, an INSERT, a NOTIFY and a session-variable lookup for every row, several
 // times the cost of the change itself. Per statement (in the `engine_k` row) we read the session variables and
 // draw the id prefix; per row Postgres only builds the payload and appends it to the statement's batch.
-// - Batch (Note [Event batches], events/event-log-schema.ts): the payloads as one json array (json_agg), written
+// - Batch (Note [Event batches], events/event-trigger-tables.ts): the payloads as one json array (json_agg), written
 //   as one row; the delivery worker expands it into per-event jsonb rows later. A row and two index entries per
 //   event plus a jsonb conversion cost the writing statement about 2.5x a plain insert of the same rows
 //   (bench:events); the batch keeps it well under 2x.

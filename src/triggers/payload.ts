@@ -1,7 +1,7 @@
 // Pure parts of delivery: the webhook body (SPEC-NOTES-runtime §4.3), the webhook URL and headers resolved from
 // the environment, the retry decision (the original's retryOrSetError) and the invocation log's JSON.
-import type { EventTriggerConf } from '../../events/decide/event-triggers.js';
-import { DEFAULT_RETRY_CONF } from '../../events/decide/event-triggers.js';
+import type { EventTriggerConf } from '../../events/event-triggers.js';
+import { DEFAULT_RETRY_CONF } from '../../events/event-triggers.js';
 import type { QualifiedName } from '../core/names.js';
 
 /** An event as claimed from event_log. */

@@ -4,7 +4,8 @@
 // which triggers it touches. Installed functions carry a hash of their definition; only differences are rewritten.
 import type pg from 'pg';
 import { qualifiedKey, type QualifiedName } from '../core/names.js';
-import { eventTriggers } from '../../events/decide/event-triggers.js';
+import { inTransaction } from '../core/transaction.js';
+import { eventTriggers } from '../../events/types.js';
 import { headSeq, lockWriters } from '../../events/log.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { captureObjects, dropCaptureDdl, VIEWS_SCHEMA, type CaptureObject } from './capture.js';
@@ -142,13 +143,8 @@ export class TriggerSync {
  * reconciled in its own transaction).
  */
 export async function reconcileOnStart(client: pg.ClientBase, state: { seq: number; metadata: Metadata }): Promise<void> {
-  await client.query('BEGIN');
-  try {
+  await inTransaction(client, async () => {
     await lockWriters(client);
     if ((await headSeq(client)) === state.seq) await reconcileEventTriggers(client, state.metadata);
-    await client.query('COMMIT');
-  } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
-    throw e;
-  }
+  });
 }

@@ -5,10 +5,10 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../core/log.js';
 import type { Metadata } from '../../projections/metadata.js';
-import { eventTriggers } from '../../events/decide/event-triggers.js';
+import { eventTriggers } from '../../events/types.js';
 import { EVENTS_CHANNEL } from './capture.js';
 import { logDelivery, wantsDeliveryLog } from './delivery-log.js';
-import { makeAgents, postJson, type Agents } from './http.js';
+import { makeAgents, postJson, type Agents } from './webhook.js';
 import {
   configuredHeaders, decide, invocationRequest, invocationResponse, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
   type ClaimedEvent, type Env, type Outcome, type TriggerIndex,

@@ -1,6 +1,6 @@
 // Flag and env parsing: defaults, precedence, aliases, bad values naming the setting, auth-mode rules.
 import test from 'ava';
-import { ConfigError, parseConfig, splitArgs } from '../../src/config.js';
+import { ConfigError, parseConfig, splitArgs } from '../../src/config/config.js';
 
 test('defaults', (t) => {
   const c = parseConfig([], {});

@@ -6,7 +6,8 @@ import { ev, type Event } from '../../events/types.js';
 import { fold } from '../../projections/replay.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { exportMetadata } from '../../projections/export.js';
-import { eventTriggerEnvError, manualTrigger, parseInvokeArgs, parseRedeliverArgs, type EventTriggerConf } from '../../events/decide/event-triggers.js';
+import { eventTriggerEnvError, manualTrigger, parseInvokeArgs, parseRedeliverArgs } from '../../events/decide/event-triggers.js';
+import type { EventTriggerConf } from '../../events/event-triggers.js';
 
 const cat = blogCatalog();
 const trigger = (args: Record<string, unknown> = {}): Query => ({
@@ -75,7 +76,7 @@ test('delete_event_trigger: removes it; an unknown name is a no-op success', (t)
   given(cat).when({ type: 'delete_event_trigger', args: { name: '' } }).throws(t, { code: 'parse-failed', path: '$.name' });
 });
 
-// redeliver_event / invoke_event_trigger act on event_log (src/triggers/ops.ts, tested on Postgres in
+// redeliver_event / invoke_event_trigger act on event_log (src/triggers/manual-events.ts, tested on Postgres in
 // test/triggers/); their args and the manual-mode check are pure.
 test('redeliver_event and invoke_event_trigger: args and the manual-mode check answer with the original errors', (t) => {
   const err = (f: () => unknown) => t.throws(f) as unknown as { code: string; message: string };

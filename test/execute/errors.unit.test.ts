@@ -1,7 +1,7 @@
 import test from 'ava';
 import { EngineError } from '../../src/core/errors.js';
-import { mapExecutionError } from '../../src/execute/pg-errors.js';
-import { parseBody } from '../../src/execute/request.js';
+import { mapExecutionError } from '../../src/core/pg-errors.js';
+import { parseBody } from '../../src/graphql/request-body.js';
 
 const pgError = (code: string, message: string): Error => Object.assign(new Error(message), { code });
 

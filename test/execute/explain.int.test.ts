@@ -3,7 +3,7 @@ import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import type { EngineState } from '../../src/cache/state.js';
 import { handleExplainRequest, type ExplainContext } from '../../src/execute/explain.js';
-import type { PrepareFn } from '../../src/execute/run.js';
+import type { PrepareFn } from '../../src/execute/context.js';
 import { cols, eq, query, rootSelect, select, table, T } from '../sql/ir.js';
 
 let db: TestDatabase;

@@ -1,7 +1,7 @@
 // End to end over HTTP: tracked tables, role permissions, the whole request path into one SQL statement.
 import test from 'ava';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { planCacheStats } from '../../src/execute/run.js';
+import { planCacheStats } from '../../src/execute/plan.js';
 
 let e: TestEngine;
 

@@ -2,7 +2,7 @@
 // same shape reuses the plan with other values, another shape gets its own plan, and results stay right.
 import test from 'ava';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
-import { planCacheStats } from '../../src/execute/run.js';
+import { planCacheStats } from '../../src/execute/plan.js';
 
 let e: TestEngine;
 

@@ -4,8 +4,10 @@ import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { EngineError } from '../../src/core/errors.js';
 import type { EngineState } from '../../src/cache/state.js';
-import type { OperationIR } from '../../src/ir/types.js';
-import { executeGraphQL, planCacheStats, type ExecuteContext, type PrepareFn } from '../../src/execute/run.js';
+import type { OperationIR } from '../../src/ir/operation.js';
+import { planCacheStats } from '../../src/execute/plan.js';
+import { executeGraphQL } from '../../src/execute/answer.js';
+import type { ExecuteContext, PrepareFn } from '../../src/execute/context.js';
 import { compact } from '../sql/db.js';
 import { asc, cols, eq, lit, query, rootOne, rootSelect, select, table, variable } from '../sql/ir.js';
 

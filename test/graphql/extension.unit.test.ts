@@ -1,7 +1,7 @@
 // Other features (actions, remote schemas) add query_root fields through the SchemaExtensions they are given.
 import test from 'ava';
 import { GraphQLNonNull, GraphQLString } from 'graphql';
-import type { SchemaExtensions } from '../../src/graphql/schema/build.js';
+import type { SchemaExtensions } from '../../src/graphql/role-schema.js';
 import { prepareOperation } from '../../src/graphql/prepare.js';
 import { fieldArgs } from '../../src/graphql/request/collect.js';
 import { toJson } from '../../src/graphql/request/input.js';

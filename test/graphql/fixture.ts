@@ -68,7 +68,7 @@ export const user: Session = { role: 'user', variables: { 'x-engine-role': 'user
 
 export function prep(e: TestEngine, session: Session, req: GraphQLRequestBody | string, stringifyNumeric = false) {
   const body = typeof req === 'string' ? { query: req } : req;
-  return prepareOperation(e.engine.runtime.store.get(), session, body, { extensions: e.engine.runtime.extensions, stringifyNumeric });
+  return prepareOperation(e.engine.runtime.store.get(), session, body, { extensions: e.engine.runtime.features.extensions, stringifyNumeric });
 }
 
 /** The EngineError a preparation throws, as {code, path, message}. */

@@ -170,6 +170,6 @@ test.serial('every role schema with mutation types is a valid GraphQL schema', a
   const { roleSchema } = await import('../../src/graphql/schema/build.js');
   const state = e.engine.runtime.store.get();
   for (const role of ['admin', 'user', 'writer', 'backend', 'reader']) {
-    t.deepEqual(validateSchema(roleSchema(state, role, e.engine.runtime.extensions).schema).map((x) => x.message), [], role);
+    t.deepEqual(validateSchema(roleSchema(state, role, e.engine.runtime.features.extensions).schema).map((x) => x.message), [], role);
   }
 });

@@ -13,7 +13,7 @@ test.after.always(async () => {
   await e?.close();
 });
 
-const schemaFor = (role: string) => roleSchema(e.engine.runtime.store.get(), role, e.engine.runtime.extensions).schema;
+const schemaFor = (role: string) => roleSchema(e.engine.runtime.store.get(), role, e.engine.runtime.features.extensions).schema;
 const fieldNames = (t: unknown) => Object.keys((t as GraphQLObjectType).getFields());
 
 test('admin query_root: select, by_pk and aggregate per table, functions', (t) => {
@@ -131,7 +131,7 @@ test('types a role would see without any field are left out; no order_by without
   const cache = structuredClone(e.engine.runtime.store.get().cache);
   cache.tables['public.article'].relationships = {};
   cache.tables['public.author'].permissions.narrow!.select!.computedFields = [];
-  const pruned = buildRoleSchema(cache, 'narrow', e.engine.runtime.extensions).schema;
+  const pruned = buildRoleSchema(cache, 'narrow', e.engine.runtime.features.extensions).schema;
   t.is(pruned.getType('article'), undefined);
   t.deepEqual(fieldNames(pruned.getQueryType()), ['no_queries_available']);
   t.deepEqual(validateSchema(s).map((x) => x.message), []);
@@ -139,10 +139,10 @@ test('types a role would see without any field are left out; no order_by without
 
 test('schemas are memoised per state and role', (t) => {
   const state = e.engine.runtime.store.get();
-  t.is(roleSchema(state, 'user', e.engine.runtime.extensions), roleSchema(state, 'user', e.engine.runtime.extensions));
-  t.not(roleSchema(state, 'user', e.engine.runtime.extensions), roleSchema(state, 'admin', e.engine.runtime.extensions));
-  const fresh = buildRoleSchema(state.cache, 'user', e.engine.runtime.extensions);
-  t.not(fresh, roleSchema(state, 'user', e.engine.runtime.extensions));
+  t.is(roleSchema(state, 'user', e.engine.runtime.features.extensions), roleSchema(state, 'user', e.engine.runtime.features.extensions));
+  t.not(roleSchema(state, 'user', e.engine.runtime.features.extensions), roleSchema(state, 'admin', e.engine.runtime.features.extensions));
+  const fresh = buildRoleSchema(state.cache, 'user', e.engine.runtime.features.extensions);
+  t.not(fresh, roleSchema(state, 'user', e.engine.runtime.features.extensions));
   t.true(isNonNullType((fresh.schema.getQueryType()!.getFields().author.type)));
   t.is(getNamedType(fresh.schema.getQueryType()!.getFields().author.type).name, 'author');
 });

@@ -1,7 +1,7 @@
 // Starts an engine in-process on a fresh test database (or a given one) for integration tests.
 // Usage: const e = await startTestEngine(); await e.query({type, args}); ... test.after.always(() => e.close()).
 import { createTestDatabase, type TestDatabase } from './db.js';
-import { makeConfig, type ServerConfig } from '../../src/config.js';
+import { makeConfig, type ServerConfig } from '../../src/config/config.js';
 import { startEngine, type RunningEngine } from '../../src/main.js';
 import { configureLog } from '../../src/core/log.js';
 

@@ -5,8 +5,8 @@ import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { createHandler } from '../../src/http/app.js';
 import type { Runtime } from '../../src/http/runtime.js';
-import { StateStore } from '../../src/sync/store.js';
-import { makeConfig } from '../../src/config.js';
+import { StateStore } from '../../src/sync/state-store.js';
+import { makeConfig } from '../../src/config/config.js';
 import { createProjector } from '../../src/sync/projector.js';
 import { features } from '../../src/features.js';
 import { emptyCatalog } from '../../src/catalog/types.js';
@@ -35,7 +35,7 @@ function runtime(store: StateStore, pool: pg.Pool): Runtime {
     authConfig: {},
     auth: { deps: {}, stop() {} },
     write: { pool, store, projector, instanceId: 'test', snapshotInterval: 500 },
-    extensions: features.extensions,
+    features,
     metrics: new EngineMetrics(),
   };
 }

@@ -1,5 +1,5 @@
 // Hand-built IR of the bench queries Q1-Q6 (used to compare the compiler's SQL with the bench ceiling by hand).
-import type { OperationIR } from '../../src/ir/types.js';
+import type { OperationIR } from '../../src/ir/operation.js';
 import { asc, col, cols, desc, query, rel, rootAgg, rootSelect, select, table, variable, args } from './ir.js';
 
 export const Q1: OperationIR = query(['artist', rootSelect(select(table('artist'), [...cols('id'), ['name', col('name', 'text')]], {

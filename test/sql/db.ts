@@ -1,6 +1,6 @@
 // Integration helpers for the SQL compiler tests: run a compiled operation on a real database, compact JSON text.
 import pg from 'pg';
-import type { OperationIR } from '../../src/ir/types.js';
+import type { OperationIR } from '../../src/ir/operation.js';
 import { compileOperation, splice } from '../../src/sql/operation.js';
 import { resolveParams } from '../../src/sql/params.js';
 

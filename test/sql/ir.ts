@@ -1,8 +1,7 @@
 // Small constructors for hand-built IR in the SQL compiler tests.
 import type { RelationshipInfo } from '../../src/cache/types.js';
-import type {
-  AggregateIR, BoolExpIR, FieldIR, OperationIR, OrderByIR, PgTypeRef, RootFieldIR, SelectArgsIR, SelectIR, SelectSource, ValueIR,
-} from '../../src/ir/types.js';
+import type { AggregateIR, BoolExpIR, FieldIR, OrderByIR, PgTypeRef, SelectArgsIR, SelectIR, SelectSource, ValueIR } from '../../src/ir/types.js';
+import type { OperationIR, RootFieldIR } from '../../src/ir/operation.js';
 
 export const T = (type: string, array = false): PgTypeRef => ({ type, typeSchema: 'pg_catalog', array });
 export const table = (name: string, schema = 'public'): SelectSource => ({ kind: 'table', table: { schema, name } });

@@ -5,7 +5,8 @@ import { gqlData, query } from '../api';
 import { findTable, gqlName, qkey, sameQ, type Column, type QName, type TableEntry } from '../model';
 import { href } from '../router';
 import { Confirm, ErrorBox, Link, useAction } from '../ui';
-import { Suggestions, type DataState } from './data';
+import type { DataState } from './data-state';
+import { Suggestions } from './suggestions';
 
 const PAGE = 10;
 const OPS = ['_eq', '_neq', '_gt', '_lt', '_gte', '_lte', '_like', '_ilike', '_is_null'] as const;

@@ -4,8 +4,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { query } from '../api';
 import { exportMetadata, qkey, type MetadataDoc, type QName } from '../model';
-import type { PageProps } from '../pages';
-import { href } from '../router';
+import { href, type PageProps } from '../router';
 import { Confirm, ErrorBox, Json, Link, useAction } from '../ui';
 
 interface EventRow { id: string; delivered: boolean; error: boolean; tries: number; created_at: string; next_retry_at: string | null; payload: unknown }

@@ -3,7 +3,7 @@
 import { useEffect, useState } from 'react';
 import { query } from '../api';
 import { exportMetadata, qkey, type MetadataDoc } from '../model';
-import type { PageProps } from '../pages';
+import type { PageProps } from '../router';
 import { Confirm, ErrorBox, Json, useAction } from '../ui';
 
 function useMetadata(): [MetadataDoc | null, () => Promise<void>, ReturnType<typeof useAction>] {

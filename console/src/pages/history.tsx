@@ -3,7 +3,7 @@
 // N: the revert is itself a new entry and can be reverted).
 import { useEffect, useState } from 'react';
 import { query } from '../api';
-import type { PageProps } from '../pages';
+import type { PageProps } from '../router';
 import { Confirm, ErrorBox, Json, useAction } from '../ui';
 
 interface Entry { seq: number; time: string; type: string; operation: string | null; request_id: string | null; role: string | null; summary: string }

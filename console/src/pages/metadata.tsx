@@ -2,7 +2,7 @@
 // a button to drop them.
 import { useEffect, useState } from 'react';
 import { query } from '../api';
-import type { PageProps } from '../pages';
+import type { PageProps } from '../router';
 import { ErrorBox, Json, useAction } from '../ui';
 
 interface Inconsistent { is_consistent: boolean; inconsistent_objects: Array<{ type: string; reason: string; definition: unknown }> }

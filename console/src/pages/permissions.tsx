@@ -4,9 +4,8 @@
 import { useEffect, useState } from 'react';
 import { ApiError, errorText, query } from '../api';
 import { exportMetadata, findTable, loadCatalog, PERM_KINDS, qkey, rolesOf, sameQ, type MetadataDoc, type PermKind, type PgCatalog, type QName } from '../model';
-import { href } from '../router';
+import { href, type PageProps } from '../router';
 import { ErrorBox, Link, useAction } from '../ui';
-import type { PageProps } from '../pages';
 
 export function PermissionsPage({ route }: PageProps) {
   const [metadata, setMetadata] = useState<MetadataDoc | null>(null);

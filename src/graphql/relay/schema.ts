@@ -9,12 +9,12 @@ import {
 import { graphqlBaseName } from '../../core/names.js';
 import type { ColumnInfo, SchemaCache } from '../../cache/types.js';
 import type { EngineState } from '../../cache/state.js';
-import type { RoleSchema } from '../schema/build.js';
+import type { RoleSchema } from '../role-schema.js';
 import { buildRoleContext, type RoleContext, type TableView } from '../schema/context.js';
 import { mutationFields } from '../schema/mutation.js';
 import { mutationFieldMetas } from '../schema/mutation-access.js';
 import { desc, quoted, rootFieldNames } from '../schema/names.js';
-import type { RootFieldMeta } from '../schema/root.js';
+import type { RootFieldMeta } from '../role-schema.js';
 import { aggregateType, argsArgument, columnField, computedField, functionArgsType, selectArgs } from '../schema/select.js';
 import { named, sortedMap } from '../schema/types.js';
 import { connectionRootField, nodeRootField, relayTableField } from './translate.js';

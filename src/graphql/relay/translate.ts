@@ -4,16 +4,15 @@ import { Kind, type FieldNode, type GraphQLObjectType, type InlineFragmentNode, 
 import { EngineError, isEngineError } from '../../core/errors.js';
 import { extendPath } from '../../core/json-path.js';
 import { displayName, qualifiedKey } from '../../core/names.js';
-import type {
-  BoolExpIR, ConnectionFieldIR, ConnectionIR, EdgeFieldIR, FieldIR, OrderByIR, OrderByTarget, PageInfoFieldIR, PgTypeRef,
-  RootFieldIR, SelectSource, ValueIR,
-} from '../../ir/types.js';
+import type { BoolExpIR, ConnectionFieldIR, ConnectionIR, EdgeFieldIR, FieldIR, OrderByIR, OrderByTarget, PageInfoFieldIR, PgTypeRef, SelectSource, ValueIR } from '../../ir/types.js';
+import type { RootFieldIR } from '../../ir/operation.js';
 import type { ColumnInfo } from '../../cache/types.js';
 import type { FunctionView, TableView } from '../schema/context.js';
 import { isStringifiedType, parsePgValue } from '../schema/scalars.js';
 import { collectFields, fieldArgs, type CollectContext, type CollectedField, type SubSelection } from '../request/collect.js';
 import { concrete, ve, type Parsed } from '../request/input.js';
-import { colPgType, functionSource, selectArgsIR, tableFields, type Translator } from '../request/translate.js';
+import { colPgType, functionSource, selectArgsIR, tableFields } from '../request/translate.js';
+import type { Translator } from '../role-schema.js';
 import { decodeCursor, decodeNodeId } from './node-id.js';
 
 const INT8: PgTypeRef = { type: 'int8', typeSchema: 'pg_catalog', array: false };

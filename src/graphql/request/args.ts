@@ -8,7 +8,8 @@ import { concrete, ve, type Parsed } from './input.js';
 import { andIR } from '../../ir/permission.js';
 import { orderByIR } from './orderby.js';
 import { whereIR } from './where.js';
-import { INT8, permFilter, plain, valueIR, type Translator } from './translator.js';
+import { INT8, permFilter, plain, valueIR } from './values.js';
+import type { Translator } from '../role-schema.js';
 
 function limitIR(t: Translator, p: Parsed | undefined, path: string): ValueIR | null {
   if (p === undefined || p.kind === 'null') return null;

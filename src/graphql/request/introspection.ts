@@ -6,7 +6,7 @@ import {
 } from 'graphql';
 import { collectFields, fieldArgs, type CollectContext, type CollectedField } from './collect.js';
 import { ve } from './input.js';
-import type { RoleSchema } from '../schema/build.js';
+import type { RoleSchema } from '../role-schema.js';
 
 /** Validates a selection over introspection types (field names, arguments, sub-selections). */
 function check(type: GraphQLObjectType, f: CollectedField, cc: CollectContext): void {

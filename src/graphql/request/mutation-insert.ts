@@ -9,7 +9,8 @@ import type { ValueIR } from '../../ir/types.js';
 import { insertAccess, updateAccess } from '../schema/mutation-access.js';
 import { ve, type Parsed } from './input.js';
 import { andIR } from '../../ir/permission.js';
-import { whereIR, type Translator } from './translate.js';
+import { whereIR } from './translate.js';
+import type { Translator } from '../role-schema.js';
 import {
   enumValue, isNullValue, leafValue, listItems, objectFields, permissionIR, pgTypeOf, presetValues, viewOrStub,
 } from './mutation-values.js';

@@ -3,14 +3,16 @@
 import { extendPath } from '../../core/json-path.js';
 import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import type { MutationIR, MutationOutputIR, MutationResponseFieldIR, UpdateIR, UpdateOpKind } from '../../ir/mutation.js';
-import type { BoolExpIR, PgTypeRef, RootFieldIR } from '../../ir/types.js';
+import type { BoolExpIR, PgTypeRef } from '../../ir/types.js';
+import type { RootFieldIR } from '../../ir/operation.js';
 import type { GraphQLObjectType } from 'graphql';
 import type { RoleContext } from '../schema/context.js';
 import { deleteAccess, mutationFieldMetas, updateAccess, type MutationFieldMeta } from '../schema/mutation-access.js';
 import { collectFields, fieldArgs, type CollectedField } from './collect.js';
 import { ve, type Parsed } from './input.js';
 import { andIR } from '../../ir/permission.js';
-import { tableFields, whereIR, type Translator } from './translate.js';
+import { tableFields, whereIR } from './translate.js';
+import type { Translator } from '../role-schema.js';
 import { insertIR } from './mutation-insert.js';
 import { leafValue, objectFields, permissionIR, pgTypeOf, presetValues, TEXT, viewOrStub } from './mutation-values.js';
 

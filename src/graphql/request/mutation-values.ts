@@ -8,7 +8,7 @@ import { typeNames } from '../schema/names.js';
 import { concrete, type Parsed } from './input.js';
 import { showScientific } from '../schema/scalars.js';
 import { permissionToIR, pgTypeOf, presetValue } from '../../ir/permission.js';
-import type { Translator } from './translate.js';
+import type { Translator } from '../role-schema.js';
 
 export const TEXT: PgTypeRef = { type: 'text', typeSchema: 'pg_catalog', array: false };
 

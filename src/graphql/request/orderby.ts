@@ -4,7 +4,8 @@ import type { AggregateOp, OrderByIR, OrderByTarget } from '../../ir/types.js';
 import type { TableView } from '../schema/context.js';
 import { ORDER_BY_VALUES } from '../schema/types.js';
 import { concrete, type Parsed } from './input.js';
-import { permFilter, type Translator } from './translator.js';
+import { permFilter } from './values.js';
+import type { Translator } from '../role-schema.js';
 
 function direction(t: Translator, p: Parsed): { direction: 'asc' | 'desc'; nulls: 'first' | 'last' } | null {
   const c = concrete(p, t.cc.lc);

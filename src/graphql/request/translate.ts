@@ -2,12 +2,10 @@
 // computed fields and aggregates. Permission filters and limits of the role are baked in here.
 import { extendPath } from '../../core/json-path.js';
 import type { ColumnInfo } from '../../cache/types.js';
-import type {
-  AggregateFieldIR, AggregateIR, AggregateOp, AggregateOpFieldIR, BoolExpIR, FieldIR, RootFieldIR, SelectArgsIR, SelectIR,
-  SelectSource,
-} from '../../ir/types.js';
+import type { AggregateFieldIR, AggregateIR, AggregateOp, AggregateOpFieldIR, BoolExpIR, FieldIR, SelectArgsIR, SelectIR, SelectSource } from '../../ir/types.js';
+import type { RootFieldIR } from '../../ir/operation.js';
+import type { RootFieldMeta, Translator } from '../role-schema.js';
 import type { ComputedView, FunctionView, TableView } from '../schema/context.js';
-import type { RootFieldMeta } from '../schema/root.js';
 import { isStringifiedType } from '../schema/scalars.js';
 import { NUMERIC_OPS } from '../schema/names.js';
 import { collectFields, fieldArgs, type CollectedField } from './collect.js';
@@ -15,10 +13,10 @@ import { concrete, ve, type Parsed } from './input.js';
 import { parseJsonPath } from './jsonpath.js';
 import { andIR } from '../../ir/permission.js';
 import { functionArgs, selectArgsIR } from './args.js';
-import { colPgType, objectType, permFilter, plain, valueIR, type Translator } from './translator.js';
+import { colPgType, objectType, permFilter, plain, valueIR } from './values.js';
 
 // The modules other features build on import these from here.
-export { colPgType, selectArgsIR, type Translator };
+export { colPgType, selectArgsIR };
 export { whereIR } from './where.js';
 
 // ---------------------------------------------------------------------------------------------------------------

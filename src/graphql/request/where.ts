@@ -6,7 +6,8 @@ import type { BoolExpIR, ComparisonOp, PgTypeRef, SpatialValueIR, ValueIR } from
 import type { TableView } from '../schema/context.js';
 import { concrete, type Parsed } from './input.js';
 import { andIR } from '../../ir/permission.js';
-import { BOOL, FLOAT8, INT4, colPgType, fieldsOf, isNull, permFilter, valueIR, type Translator } from './translator.js';
+import { BOOL, FLOAT8, INT4, colPgType, fieldsOf, isNull, permFilter, valueIR } from './values.js';
+import type { Translator } from '../role-schema.js';
 
 /** PostGIS operators whose right-hand side is an object (ST_DWithin, raster/geometry intersections). */
 function spatialValue(t: Translator, op: string, v: Parsed, type: PgTypeRef): SpatialValueIR | null {

@@ -5,40 +5,12 @@ import {
   type GraphQLFieldConfig,
 } from 'graphql';
 import type { SchemaCache } from '../../cache/types.js';
-import type { FieldIR } from '../../ir/types.js';
-import type { CollectedField } from '../request/collect.js';
-import type { Translator } from '../request/translate.js';
 import type { EngineState } from '../../cache/state.js';
-import { buildRoleContext, type RoleContext, type TableView } from './context.js';
-import { mutationFields, type MutationFieldContribution } from './mutation.js';
-import { queryRootFields, type QueryFieldContributor, type RootFieldMeta } from './root.js';
+import type { MutationFieldContribution, RoleSchema, RootFieldMeta, SchemaExtensions } from '../role-schema.js';
+import { buildRoleContext } from './context.js';
+import { mutationFields } from './mutation.js';
+import { queryRootFields } from './root.js';
 import { sortedMap } from './types.js';
-
-export interface RoleSchema {
-  role: string;
-  ctx: RoleContext;
-  schema: GraphQLSchema;
-  /** query_root (and subscription_root) fields by name. */
-  queryFields: Map<string, RootFieldMeta>;
-  hasMutations: boolean;
-  /** mutation_root fields of other features (actions), by name. */
-  mutationExtensions: Map<string, MutationFieldContribution['translate']>;
-  /** Root fields answered by remote schemas (src/remote), by operation: field name → remote schema name. */
-  remote?: { query: Map<string, string>; mutation: Map<string, string> };
-  /** Relay schemas (src/graphql/relay): translates the Relay fields of table types; null leaves a field to the usual path. */
-  fieldHook?: (t: Translator, view: TableView, f: CollectedField) => FieldIR | null;
-}
-
-/**
- * What features above the schema cache add to every role's schema, in order: root fields (actions: src/actions) and
- * whole-schema extensions applied last (remote schemas: src/remote). The composition root (src/extensions.ts) builds
- * it and passes it down to every caller of roleSchema; nothing registers itself at module load.
- */
-export interface SchemaExtensions {
-  readonly queryFields: readonly QueryFieldContributor[];
-  readonly mutationFields: ReadonlyArray<(ctx: RoleContext) => MutationFieldContribution[]>;
-  readonly roleSchema: ReadonlyArray<(cache: SchemaCache, rs: RoleSchema) => RoleSchema>;
-}
 
 /** The role's schema from the cache and the features' extensions. */
 export function buildRoleSchema(cache: SchemaCache, role: string, extensions: SchemaExtensions): RoleSchema {

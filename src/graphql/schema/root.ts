@@ -3,35 +3,11 @@
 import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig } from 'graphql';
 import { graphqlBaseName } from '../../core/names.js';
 import type { ColumnInfo } from '../../cache/types.js';
-import type { RootFieldIR } from '../../ir/types.js';
-import type { CollectedField } from '../request/collect.js';
-import type { Translator } from '../request/translate.js';
-import type { FunctionView, RoleContext, TableView } from './context.js';
+import type { QueryFieldContributor, RootFieldMeta } from '../role-schema.js';
+import type { RoleContext } from './context.js';
 import { desc, rootFieldNames } from './names.js';
 import { aggregateType, argsArgument, functionArgsType, hasFields, selectArgs, tableObjectType } from './select.js';
 import { columnType } from './types.js';
-
-/**
- * A query_root field contributed by another feature (actions, remote schemas...): its config plus its translation to
- * IR. `subscription: false` keeps it out of subscription_root (e.g. query actions).
- */
-export interface QueryFieldContribution {
-  name: string;
-  config: GraphQLFieldConfig<unknown, unknown>;
-  subscription: boolean;
-  translate(t: Translator, f: CollectedField): RootFieldIR;
-}
-
-/** A feature's extra query_root fields for a role (passed to buildRoleSchema in SchemaExtensions: build.ts). */
-export type QueryFieldContributor = (ctx: RoleContext) => QueryFieldContribution[];
-
-export type RootFieldMeta =
-  | { kind: 'extension'; subscription: boolean; translate: QueryFieldContribution['translate'] }
-  | { kind: 'select'; view: TableView }
-  | { kind: 'select_by_pk'; view: TableView; pk: ColumnInfo[] }
-  | { kind: 'aggregate'; view: TableView }
-  | { kind: 'function'; fn: FunctionView }
-  | { kind: 'function_aggregate'; fn: FunctionView };
 
 export type RootField = [string, GraphQLFieldConfig<unknown, unknown>, RootFieldMeta];
 

@@ -2,7 +2,7 @@
 import type Router from '@koa/router';
 import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors.js';
 import { ENGINE_VERSION } from '../../version.js';
-import type { ServerConfig } from '../../config.js';
+import type { ServerConfig } from '../../config/config.js';
 import { authConfigSummary, type AuthConfig } from '../../auth/config.js';
 import { sessionFor } from '../session.js';
 import type { Runtime } from '../runtime.js';

@@ -9,8 +9,8 @@ import { bodyText, parseJsonBody } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
-import type { GraphQLRequest } from '../../execute/request.js';
-import type { ActionReply } from '../../execute/run.js';
+import type { GraphQLRequest } from '../../graphql/request-body.js';
+import type { ActionReply } from '../../execute/context.js';
 import { METADATA_VERSION_HEADER } from './query.js';
 import { JSON_TYPE, type DirectRoute, type Reply } from '../pipeline.js';
 
@@ -51,7 +51,7 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
-    const ctx = { pool: rt.pool, state, extensions: rt.extensions, session, config: rt.config, requestId, clientHeaders: req.headers };
+    const ctx = { pool: rt.pool, state, features: rt.features, session, config: rt.config, requestId, clientHeaders: req.headers };
     // Awaited only when it is a promise (a plan-cache hit has the one of its query; an await of an answer at hand
     // would cost a microtask for nothing).
     const actionReply: ActionReply = { setCookie: [] };

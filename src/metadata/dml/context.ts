@@ -11,7 +11,7 @@ import { compile, sql, type SQL } from '../../sql/builder.js';
 import { resolveParams } from '../../sql/params.js';
 import { permissionToIR } from '../../ir/permission.js';
 import { isStringifiedType } from '../../ir/types.js';
-import { mapExecutionError } from '../../execute/pg-errors.js';
+import { mapExecutionError } from '../../core/pg-errors.js';
 import type { EngineState } from '../../cache/state.js';
 import { systemTable } from '../../triggers/system-tables.js';
 

@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { EngineError, isEngineError } from '../../core/errors.js';
 import { log } from '../../core/log.js';
+import { inTransaction } from '../../core/transaction.js';
 import type { EngineState } from '../../cache/state.js';
 import type { CacheCheck } from '../../cache/build.js';
 import { runMetadataQuery } from '../execute.js';
@@ -21,13 +22,12 @@ export async function runDmlRequest(
   const client = await pool.connect();
   let broken: Error | undefined;
   try {
-    await client.query('BEGIN');
-    const result = await runMetadataQuery(body, { client, state, cacheChecks, ...who });
-    if (result.events.length > 0) throw new Error('a DML request produced metadata events');
-    await client.query('COMMIT');
-    return result.response;
+    return await inTransaction(client, async () => {
+      const result = await runMetadataQuery(body, { client, state, cacheChecks, ...who });
+      if (result.events.length > 0) throw new Error('a DML request produced metadata events');
+      return result.response;
+    });
   } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
     if (isEngineError(e)) throw e;
     const err = e as Error & { code?: string };
     log.error('dml-request-failed', { request_id: who.requestId, error: err });

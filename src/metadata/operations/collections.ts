@@ -1,7 +1,7 @@
 // Query collections (create, drop, add and drop a query) and the allow-list (add, drop a collection).
 import { z } from 'zod';
 import { parse as parseGraphql } from 'graphql';
-import { comment, nonEmptyText } from '../../../events/commands.js';
+import { comment, nonEmptyText } from '../../../events/argument-shapes.js';
 import { decideCollection, type CollectionCommand } from '../../../events/decide/collections.js';
 import { command, type Args, type Cmd, type Operations } from './entry.js';
 

@@ -6,11 +6,11 @@ import type pg from 'pg';
 import type { z } from 'zod';
 import { qualifiedKey, type QualifiedName } from '../../core/names.js';
 import type { EngineState } from '../../cache/state.js';
-import { decode } from '../../../events/commands.js';
-import type { DecideContext } from '../../../events/decide/common.js';
+import { decode } from '../../../events/argument-shapes.js';
+import type { DecideContext } from '../../../events/decide/dependencies.js';
 import type { Event } from '../../../events/types.js';
 import type { Metadata } from '../../../projections/metadata.js';
-import type { Env } from '../families.js';
+import type { Env } from '../io-checks.js';
 import type { Dml } from '../dml/context.js';
 
 /** A bulk's transaction access mode: 'write' (READ WRITE), 'read' (READ ONLY), 'either' (fits any bulk). */

@@ -1,22 +1,11 @@
 // Event triggers: create / delete (metadata commands), and redeliver_event / invoke_event_trigger, which act on
-// engine_catalog.event_log rather than on metadata (src/triggers/ops.ts runs them).
+// engine_catalog.event_log rather than on metadata (src/triggers/manual-events.ts runs them).
 import { z } from 'zod';
-import { headerConf, nonEmptyText, tableName } from '../../../events/commands.js';
-import {
-  DEFAULT_RETRY_CONF,
-  MAX_TRIGGER_NAME_LENGTH,
-  decideEventTrigger,
-  opSpec,
-  parseInvokeArgs,
-  parseRedeliverArgs,
-  retryConf,
-  storedDefinition,
-  storedRetryConf,
-  type EventTriggerCommand,
-  type EventTriggerConf,
-} from '../../../events/decide/event-triggers.js';
-import { invokeEventTrigger, redeliverEvent } from '../../triggers/ops.js';
-import { checkEventTriggerEnv } from '../families.js';
+import { headerConf, nonEmptyText, tableName } from '../../../events/argument-shapes.js';
+import { decideEventTrigger, parseInvokeArgs, parseRedeliverArgs, type EventTriggerCommand } from '../../../events/decide/event-triggers.js';
+import { DEFAULT_RETRY_CONF, MAX_TRIGGER_NAME_LENGTH, opSpec, retryConf, storedDefinition, storedRetryConf, type EventTriggerConf } from '../../../events/event-triggers.js';
+import { invokeEventTrigger, redeliverEvent } from '../../triggers/manual-events.js';
+import { checkEventTriggerEnv } from '../io-checks.js';
 import { command, type Cmd, type Operations } from './entry.js';
 
 const NAME_RE = /^[A-Za-z]+[A-Za-z0-9_-]*$/;

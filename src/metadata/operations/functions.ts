@@ -1,7 +1,7 @@
 // SQL functions: track (v1: a name; v2: with a session argument), untrack.
 import { z } from 'zod';
 import { functionId } from '../../cache/build.js';
-import { functionName } from '../../../events/commands.js';
+import { functionName } from '../../../events/argument-shapes.js';
 import { decideFunction, type FunctionCommand } from '../../../events/decide/functions.js';
 import { command, object, type Cmd, type Operations } from './entry.js';
 

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { decideMetadata, type MetadataCommand } from '../../../events/decide/metadata.js';
 import { parseMetadataDocument } from '../../../projections/export.js';
-import { checkReplacedMetadata, reloadRemoteSchemas } from '../families.js';
+import { checkReplacedMetadata, reloadRemoteSchemas } from '../io-checks.js';
 import { command, type Check, type Cmd, type Operations } from './entry.js';
 
 const STRICT: Check = { mode: 'strict' };

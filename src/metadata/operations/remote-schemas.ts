@@ -1,9 +1,10 @@
 // Remote schemas: add (its definition is introspected before the event is kept), remove, reload.
 import { z } from 'zod';
-import { nonEmptyText } from '../../../events/commands.js';
-import { decideRemoteSchema, storedRemoteSchema, type RemoteSchemaCommand } from '../../../events/decide/remote-schemas.js';
+import { nonEmptyText } from '../../../events/argument-shapes.js';
+import { decideRemoteSchema, type RemoteSchemaCommand } from '../../../events/decide/remote-schemas.js';
+import { storedRemoteSchema } from '../../../events/remote-schemas.js';
 import { remoteSchemaId } from '../../remote/schema.js';
-import { checkRemoteSchema, reloadRemoteSchema } from '../families.js';
+import { checkRemoteSchema, reloadRemoteSchema } from '../io-checks.js';
 import { command, object, type Cmd, type Operations } from './entry.js';
 
 type AddRemoteSchema = Cmd<RemoteSchemaCommand, 'add_remote_schema'>;

@@ -2,7 +2,7 @@
 import { z } from 'zod';
 import { toQualifiedName } from '../../core/names.js';
 import { tableId } from '../../cache/build.js';
-import { customRootFields, optionalBool, tableConfiguration, tableName } from '../../../events/commands.js';
+import { customRootFields, optionalBool, tableConfiguration, tableName } from '../../../events/argument-shapes.js';
 import { decideTable, type TableCommand } from '../../../events/decide/tables.js';
 import { command, tableObject, type Cmd, type Operations } from './entry.js';
 

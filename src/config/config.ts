@@ -1,8 +1,8 @@
 // Server settings: one table of flags and ENGINE_GRAPHQL_* env vars (flag wins), parsed and validated with zod.
 // A bad value stops start-up with a one-line ConfigError naming the setting.
 import { z } from 'zod';
-import { checkAuthConfig, jwtConfigFromJson, type AuthConfig } from './auth/config.js';
-import { DEFAULT_LOG_TYPES, USER_LOG_TYPES, type UserLogType } from './core/log.js';
+import { checkAuthConfig, jwtConfigFromJson, type AuthConfig } from '../auth/config.js';
+import { DEFAULT_LOG_TYPES, USER_LOG_TYPES, type UserLogType } from '../core/log.js';
 
 export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'metrics'] as const;
 export type Api = (typeof APIS)[number];

@@ -3,11 +3,11 @@
 // tables); plus prom-client's process metrics (CPU, memory, event loop delay).
 import { collectDefaultMetrics, Counter } from 'prom-client';
 import type pg from 'pg';
-import type { EngineMetrics } from './core/metrics.js';
-import { planCacheTotals, planCacheSizes } from './execute/plan-cache.js';
-import type { StateStore } from './sync/store.js';
-import type { MetadataSync } from './sync/listener.js';
-import type { WebsocketTransport } from './subscriptions/server.js';
+import type { EngineMetrics } from '../core/metrics.js';
+import { planCacheTotals, planCacheSizes } from '../execute/plan-cache.js';
+import type { StateStore } from '../sync/state-store.js';
+import type { MetadataSync } from '../sync/listener.js';
+import type { WebsocketTransport } from '../subscriptions/server.js';
 
 export interface MetricSources {
   pool: pg.Pool;

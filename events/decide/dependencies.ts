@@ -3,7 +3,6 @@
 import { EngineError } from '../../src/core/errors.js';
 import { displayName, qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
-import type { EventTriggerConf } from './event-triggers.js';
 import { boolExpFields, boolExpRelationshipParts } from '../boolexp.js';
 import {
   ev,
@@ -188,7 +187,7 @@ export function metadataObjects(m: Metadata, catalog: PgCatalog): MetaObject[] {
       }
     }
     // An event trigger uses its table and the columns (and payload columns) its operations list.
-    for (const et of t.event_triggers as EventTriggerConf[]) {
+    for (const et of t.event_triggers) {
       const specs = [et.definition.insert, et.definition.update, et.definition.delete];
       const cols = new Set(specs.flatMap((s) => [s?.columns, s?.payload]).flatMap((c) => (Array.isArray(c) ? c : [])));
       out.push({ id: { kind: 'event_trigger', table, name: et.name }, deps: [{ kind: 'table', table }, ...[...cols].map((column): ObjId => ({ kind: 'column', table, column }))] });

@@ -1,15 +1,16 @@
 // Command line: `engine serve` (default), `engine version`, `engine history export|replay|list|show|diff`, `--help`.
-// Settings come from flags and ENGINE_GRAPHQL_* env vars (src/config.ts); a bad value exits with one line.
+// Settings come from flags and ENGINE_GRAPHQL_* env vars (src/config/config.ts); a bad value exits with one line.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import pg from 'pg';
-import type { Event } from '../events/types.js';
-import { ConfigError, configFrom, settingsHelp, splitArgs, type ServerConfig } from './config.js';
-import { configureLog, log } from './core/log.js';
-import { startEngine } from './main.js';
-import { startEmbeddedPostgres } from './embedded-postgres.js';
-import { ENGINE_VERSION } from './version.js';
+import type { Event } from '../../events/types.js';
+import { ConfigError, configFrom, settingsHelp, splitArgs, type ServerConfig } from '../config/config.js';
+import { configureLog, log } from '../core/log.js';
+import { inTransaction } from '../core/transaction.js';
+import { startEngine } from '../main.js';
+import { startEmbeddedPostgres } from '../startup/embedded-postgres.js';
+import { ENGINE_VERSION } from '../version.js';
 import {
   appendEvents,
   catalogExists,
@@ -18,11 +19,11 @@ import {
   readFrom,
   writeSnapshot,
   type LoggedEvent,
-} from '../events/log.js';
-import { fold } from '../projections/replay.js';
-import { emptyMetadata } from '../projections/metadata.js';
-import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history-cli.js';
-import { reconcileEventTriggers } from './triggers/reconcile.js';
+} from '../../events/log.js';
+import { fold } from '../../projections/replay.js';
+import { emptyMetadata } from '../../projections/metadata.js';
+import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history.js';
+import { reconcileEventTriggers } from '../triggers/reconcile.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
@@ -159,6 +160,29 @@ function sqlOf(e: ExportedEvent): string | null {
   return d && typeof d.sql === 'string' ? d.sql : null;
 }
 
+/** Runs the events' SQL and appends them, in the caller's transaction; the last seq. */
+async function replayEvents(client: pg.Client, events: ExportedEvent[], snapshotInterval: number): Promise<number> {
+  let seq = 0;
+  for (const e of events) {
+    const sql = e.type === 'sql_ran' ? sqlOf(e) : null;
+    if (sql !== null) {
+      try {
+        await client.query(sql);
+      } catch (err) {
+        throw new Error(`event ${e.seq} (sql_ran) failed: ${(err as Error).message}`);
+      }
+    }
+    seq = await appendEvents(client, [{ ...e, meta: { ...(e.meta ?? {}), replayed: true } }], seq, {
+      instanceId: 'history-replay',
+    });
+  }
+  const metadata = fold(emptyMetadata(), await readFrom(client, 0));
+  if (seq >= snapshotInterval) await writeSnapshot(client, seq, metadata);
+  // The replayed metadata's event triggers get their capture triggers (the log holds no DDL for them).
+  await reconcileEventTriggers(client, metadata);
+  return seq;
+}
+
 async function historyReplay(config: ServerConfig, file: string): Promise<number> {
   if (config.databaseUrl === undefined) return usageError('history replay needs --database-url (an empty database)');
   const client = new pg.Client({ connectionString: config.databaseUrl });
@@ -183,30 +207,10 @@ async function historyReplay(config: ServerConfig, file: string): Promise<number
       events.push(e);
     }
     // All or nothing: the schema changes and the log land in one transaction.
-    await client.query('BEGIN');
-    let seq = 0;
-    for (const e of events) {
-      const sql = e.type === 'sql_ran' ? sqlOf(e) : null;
-      if (sql !== null) {
-        try {
-          await client.query(sql);
-        } catch (err) {
-          throw new Error(`event ${e.seq} (sql_ran) failed: ${(err as Error).message}`);
-        }
-      }
-      seq = await appendEvents(client, [{ ...e, meta: { ...(e.meta ?? {}), replayed: true } }], seq, {
-        instanceId: 'history-replay',
-      });
-    }
-    const metadata = fold(emptyMetadata(), await readFrom(client, 0));
-    if (seq >= config.snapshotInterval) await writeSnapshot(client, seq, metadata);
-    // The replayed metadata's event triggers get their capture triggers (the log holds no DDL for them).
-    await reconcileEventTriggers(client, metadata);
-    await client.query('COMMIT');
+    const seq = await inTransaction(client, () => replayEvents(client, events, config.snapshotInterval));
     process.stderr.write(`engine: replayed ${events.length} events (seq ${seq})\n`);
     return 0;
   } catch (e) {
-    await client.query('ROLLBACK').catch(() => undefined);
     process.stderr.write(`engine: history replay failed: ${(e as Error).message}\n`);
     return 1;
   } finally {

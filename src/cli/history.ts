@@ -1,10 +1,10 @@
 // `engine history list|show|diff`: the metadata history operations (src/metadata/history.ts) from the command line,
 // reading the log straight from the database (no server needed). Text by default, `--format json` for scripts.
 import pg from 'pg';
-import { isEngineError } from './core/errors.js';
-import { catalogExists } from '../events/log.js';
-import { exportAt, historyDiff, historyList } from './metadata/history.js';
-import type { Change } from '../projections/history.js';
+import { isEngineError } from '../core/errors.js';
+import { catalogExists } from '../../events/log.js';
+import { exportAt, historyDiff, historyList } from '../metadata/history.js';
+import type { Change } from '../../projections/history.js';
 
 export const HISTORY_FLAGS = ['at', 'limit', 'offset', 'format'] as const;
 

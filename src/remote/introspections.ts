@@ -4,7 +4,7 @@
 // the build reads the results here; a failure is kept too and becomes an inconsistent object.
 import type { GraphQLSchema } from 'graphql';
 import { isEngineError } from '../core/errors.js';
-import type { RemoteSchemaMeta } from '../../events/decide/remote-schemas.js';
+import type { RemoteSchemaMeta } from '../../events/remote-schemas.js';
 import { introspectRemote, resolveRemote } from './introspect.js';
 
 export type Introspected = { ok: true; schema: GraphQLSchema } | { ok: false; reason: string };

@@ -1,5 +1,5 @@
 // Postgres errors → the original engine's GraphQL error codes and messages (SPEC-NOTES-runtime §1.4).
-import { EngineError, type ErrorCode } from '../core/errors.js';
+import { EngineError, type ErrorCode } from './errors.js';
 
 interface PgErrorLike {
   code?: string;

@@ -1,20 +1,12 @@
-// The translation context shared by the request → IR modules, and the helpers they all use: permission filters
-// per table, values as ValueIR (variables stay variables), concrete values.
+// What every request → IR module uses while translating (the Translator itself is in ../role-schema.ts): permission
+// filters per table, values as ValueIR (variables stay variables), concrete values, the Postgres types of literals.
 import type { ColumnInfo } from '../../cache/types.js';
 import type { BoolExpIR, PgTypeRef, ValueIR } from '../../ir/types.js';
 import type { GraphQLObjectType } from 'graphql';
-import type { RoleSchema } from '../schema/build.js';
+import type { Translator } from '../role-schema.js';
 import type { TableView } from '../schema/context.js';
-import type { CollectContext } from './collect.js';
 import { concrete, type Parsed } from './input.js';
 import { permissionToIR } from '../../ir/permission.js';
-
-export interface Translator {
-  rs: RoleSchema;
-  cc: CollectContext;
-  stringifyNumeric: boolean;
-  perm: Map<string, BoolExpIR | null>;
-}
 
 export const INT8: PgTypeRef = { type: 'int8', typeSchema: 'pg_catalog', array: false };
 export const BOOL: PgTypeRef = { type: 'bool', typeSchema: 'pg_catalog', array: false };

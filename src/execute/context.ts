@@ -1,0 +1,48 @@
+// What the executor runs a request with: the state, the session, the GraphQL front that plans it (prepare), the
+// plan cache's settings, and what features add (actions' runner, remote schemas' route, what actions add to the
+// response).
+import type pg from 'pg';
+import type { EngineState } from '../cache/state.js';
+import type { Session } from '../auth/session.js';
+import type { GraphQLRequest } from '../graphql/request-body.js';
+import type { PreparedOperation } from '../graphql/prepare.js';
+import type { ClientHeaders, ExecutorFeatures } from './features.js';
+
+export type PrepareFn = (
+  state: EngineState,
+  session: Session,
+  request: GraphQLRequest,
+  options: { stringifyNumeric: boolean },
+) => PreparedOperation | Promise<PreparedOperation>;
+
+export interface ExecuteContext {
+  pool: pg.Pool;
+  state: EngineState;
+  session: Session;
+  stringifyNumeric: boolean;
+  /** 0 disables the plan cache. */
+  planCacheSize: number;
+  showInternal: boolean;
+  requestId: string;
+  prepare: PrepareFn;
+  /** Separates the plans of another schema over the same state (POST /v1beta1/relay). */
+  planScope?: string;
+  /** Set when a plan is run (planVariables): the type of the first operation planned (the request metrics' label). */
+  operationType?: string;
+  /** Runs the action fields of a plan (src/actions, through ExecutorFeatures); a plan with action fields needs it. */
+  runAction?: ExecutorFeatures['runAction'];
+  /** The client's request headers (actions forward them) and what actions add to the response. */
+  clientHeaders?: ClientHeaders | null;
+  reply?: ActionReply;
+  /**
+   * Requests selecting remote-schema fields (src/remote): their answer, or null for the usual path. `raw` is the
+   * request object as sent; `db` answers the database part of a mixed request.
+   */
+  remote?: (req: GraphQLRequest, raw: unknown, db: (req: GraphQLRequest) => Promise<string>) => Promise<string> | null;
+}
+
+/** Set-Cookie values of sync action handlers (and remote schemas), and the status of a failed action call (for /v1alpha1). */
+export interface ActionReply {
+  setCookie: string[];
+  errorStatus?: number;
+}

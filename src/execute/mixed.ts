@@ -1,0 +1,48 @@
+// Plans with action fields (mixed plans): the database's root fields between two action fields run as a plan of
+// their own, each action field through the actions' runner (ctx.runAction); in a mutation, all in one transaction.
+import type pg from 'pg';
+import { EngineError } from '../core/errors.js';
+import type { GraphQLRequest } from '../graphql/request-body.js';
+import type { ActionEnv } from './features.js';
+import type { ExecuteContext } from './context.js';
+import type { MixedStep, Plan } from './plan.js';
+import { inSessionTransaction, runData } from './database.js';
+
+const touchesDb = (s: MixedStep): boolean => 'plan' in s || s.action.kind === 'action_enqueue';
+
+export async function runMixed(
+  ctx: ExecuteContext, steps: MixedStep[], variables: Record<string, unknown>, req: GraphQLRequest, operation: Plan['operation'],
+): Promise<string> {
+  // A mutation's root fields are one transaction, an async action's enqueue included (as the original: the
+  // mutation fails, the action was never asked for); a lone action needs none (its INSERT is atomic by itself).
+  if (operation === 'mutation' && steps.length > 1 && steps.some(touchesDb)) {
+    return inSessionTransaction(ctx, (tx) => runSteps(ctx, steps, variables, req, tx));
+  }
+  return runSteps(ctx, steps, variables, req);
+}
+
+async function runSteps(
+  ctx: ExecuteContext, steps: MixedStep[], variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient,
+): Promise<string> {
+  const setCookie = ctx.reply?.setCookie ?? [];
+  const env: ActionEnv = {
+    db: tx ?? ctx.pool, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null, variables,
+    rawVariables: req.variables ?? null, setCookie,
+  };
+  const runAction = ctx.runAction;
+  if (runAction === undefined) throw new Error('a plan with action fields, but no action runner in the context');
+  const parts: string[] = [];
+  for (const s of steps) {
+    if ('plan' in s) {
+      parts.push((await runData(ctx, s.plan, variables, req, tx)).slice(1, -1));
+      continue;
+    }
+    try {
+      parts.push(`${JSON.stringify(s.key)}:${await runAction(env, s.action)}`);
+    } catch (e) {
+      if (e instanceof EngineError && ctx.reply) ctx.reply.errorStatus = e.status;
+      throw e;
+    }
+  }
+  return `{${parts.join(',')}}`;
+}
