@@ -23,6 +23,9 @@ const LAYERS = {
   triggers: ['core', 'catalog', 'cache', 'sql', 'events', 'projections'],
   subscriptions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'execute', 'sync', 'config'],
   metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'actions', 'remote', 'triggers', 'sync', 'events', 'projections'],
+  // The project folder (the original CLI's metadata/ and migrations/): its commands talk HTTP; start-up applies
+  // it through the metadata write path.
+  project: ['core', 'events', 'projections', 'metadata', 'sync', 'cache'],
   http: [], // may import everything; nothing imports it
 };
 const SRC = Object.keys(LAYERS);
