@@ -2,7 +2,7 @@
 // original CLI's commands: the folder is written from export_metadata, applied as one replace_metadata (one
 // history version; nothing when the folder already matches), and compared with the engine in the history's paths.
 import { diffExports, type Change } from '../../projections/history.js';
-import { exportFromFiles, filesFromExport } from './metadata-files.js';
+import { asExported, exportFromFiles, filesFromExport } from './metadata-files.js';
 import { metadataReader, writeMetadataFolder } from './folder.js';
 import { ApiError } from './client.js';
 import { failureText, fileOfPath } from './failure.js';
@@ -10,13 +10,11 @@ import { UsageError, table, type Context } from './cli-io.js';
 
 type Obj = Record<string, unknown>;
 
-/** The folder's document, and the engine's as the folder would hold it (so both read the same way). */
-async function folderAndServer(c: Context): Promise<{ folder: Obj; server: Obj }> {
+/** The folder's document (what apply sends), and the changes from the engine's metadata to it. */
+async function folderAndChanges(c: Context): Promise<{ folder: Obj; changes: Change[] }> {
   const folder = exportFromFiles(metadataReader(c.settings.metadataDir), c.settings.actions);
-  const exported = await c.client.query<Obj>({ type: 'export_metadata', args: {} });
-  const files = filesFromExport(exported);
-  const server = exportFromFiles((f) => files.get(f) ?? null, c.settings.actions);
-  return { folder, server };
+  const server = await c.client.query<Obj>({ type: 'export_metadata', args: {} });
+  return { folder, changes: diffExports(server, asExported(folder) ?? folder) };
 }
 
 const SIGN = { added: '+', removed: '-', changed: '~' } as const;
@@ -37,8 +35,7 @@ async function exportCommand(c: Context): Promise<void> {
 }
 
 async function applyCommand(c: Context): Promise<void> {
-  const { folder, server } = await folderAndServer(c);
-  const changes = diffExports(server, folder);
+  const { folder, changes } = await folderAndChanges(c);
   if (changes.length === 0) {
     if (c.json) c.io.out(JSON.stringify({ applied: false, changes: 0 }, null, 2) + '\n');
     else c.say('Metadata is already up to date (nothing to apply)');
@@ -56,8 +53,7 @@ async function applyCommand(c: Context): Promise<void> {
 }
 
 async function diffCommand(c: Context): Promise<void> {
-  const { folder, server } = await folderAndServer(c);
-  const changes = diffExports(server, folder);
+  const { changes } = await folderAndChanges(c);
   if (c.json) c.io.out(JSON.stringify({ changes }, null, 2) + '\n');
   else c.say([`diff server → folder: ${changes.length} change(s)`, ...changeLines(changes)].join('\n'));
 }

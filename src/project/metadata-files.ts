@@ -2,6 +2,7 @@
 // file per kind written as yaml.v2 writes it (keys in the export's order), the actions split between
 // actions.graphql (signatures and custom types, as SDL) and actions.yaml (what SDL cannot say: kind, handler,
 // headers, permissions, type descriptions and relationships). Pure: folder.ts reads and writes the files.
+import { exportMetadata, parseMetadataDocument } from '../../projections/export.js';
 import { parseActionsSdl, printActionsSdl, type SdlAction, type SdlTypes } from './actions-sdl.js';
 import { readYaml, toYamlV2 } from './yaml-v2.js';
 
@@ -112,6 +113,19 @@ export function exportFromFiles(read: (file: MetadataFile) => string | null, def
   }
   Object.assign(doc, buildActions(read, defaults));
   return doc;
+}
+
+/**
+ * The document as the engine will export it once applied (defaults filled in or left out, keys ordered), so a
+ * folder written by hand compares equal to the engine's metadata when it says the same; null when the engine
+ * would refuse it (the apply then reports why).
+ */
+export function asExported(doc: Obj): Obj | null {
+  try {
+    return exportMetadata(parseMetadataDocument(doc));
+  } catch {
+    return null;
+  }
 }
 
 /** actions and custom_types from actions.graphql, completed by actions.yaml (as the original CLI's Build). */

@@ -15,9 +15,8 @@ import { loadState } from '../sync/catchup.js';
 import { StateStore } from '../sync/store.js';
 import { runMetadataWrite, type WriteContext } from '../metadata/write.js';
 import { appliedMigrations } from '../metadata/migrations.js';
-import { exportFromFiles, filesFromExport } from './metadata-files.js';
-import { metadataReader } from './folder.js';
-import { readMigrations } from './folder.js';
+import { asExported, exportFromFiles } from './metadata-files.js';
+import { metadataReader, readMigrations } from './folder.js';
 import { planMigrations } from './migrate-plan.js';
 import { failureText, fileOfPath } from './failure.js';
 
@@ -57,9 +56,7 @@ async function applyMetadata(w: WriteContext, store: StateStore, dir: string): P
   } catch (e) {
     throw new Error(`metadata ${join(dir, '')}: ${(e as Error).message}`);
   }
-  const files = filesFromExport(exportMetadata(store.get().metadata));
-  const current = exportFromFiles((f) => files.get(f) ?? null);
-  if (diffExports(current, folder).length === 0) return false;
+  if (diffExports(exportMetadata(store.get().metadata), asExported(folder) ?? folder).length === 0) return false;
   try {
     await runMetadataWrite(w, { type: 'replace_metadata', args: folder }, ADMIN);
   } catch (e) {
