@@ -31,6 +31,9 @@ const LAYERS = {
   metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'actions', 'remote', 'triggers', 'sync', 'events', 'projections'],
   // What start-up runs besides the wiring in main.ts: the embedded Postgres, the runtime's gauges.
   startup: ['core', 'execute', 'sync', 'subscriptions'],
+  // The project folder (the original CLI's metadata/ and migrations/): its commands talk HTTP; start-up applies
+  // it through the metadata write path.
+  project: ['core', 'events', 'projections', 'metadata', 'sync', 'cache'],
   http: [], // may import everything; nothing imports it
   cli: [], // may import everything; nothing imports it
 };

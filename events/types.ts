@@ -169,6 +169,17 @@ export const relKey = (kind: RelKind): 'object_relationships' | 'array_relations
 
 type E<T extends string, D> = { type: T; data: D };
 
+/** The schema migration a sql_ran event applied (engine_apply_migration): its version row changed with the SQL. */
+export interface MigrationRef {
+  version: string;
+  name: string;
+  direction: 'up' | 'down';
+  /** The file the SQL came from (`<version>_<name>/up.sql`), as the CLI sent it. */
+  file: string | null;
+  /** Only the version row changed (`--skip-execution`); `sql` is empty. */
+  skip_execution: boolean;
+}
+
 export type Event =
   | E<'table_tracked', { table: QualifiedName; is_enum: boolean; configuration: TableConfiguration }>
   | E<'table_untracked', { table: QualifiedName }>
@@ -191,7 +202,7 @@ export type Event =
   /** A permission's rules rewritten because something it names was renamed (the comment stays). */
   | E<'permission_updated', { table: QualifiedName; kind: PermKind; role: string; permission: unknown }>
   | E<'permission_comment_set', { table: QualifiedName; kind: PermKind; role: string; comment: string | null }>
-  | E<'sql_ran', { sql: string; cascade: boolean; check_metadata_consistency: boolean | null; read_only: boolean }>
+  | E<'sql_ran', { sql: string; cascade: boolean; check_metadata_consistency: boolean | null; read_only: boolean; migration?: MigrationRef }>
   | E<'metadata_replaced', { metadata: Metadata }>
   | E<'metadata_cleared', Record<string, never>>
   | E<'metadata_reloaded', { reload_remote_schemas: boolean }>

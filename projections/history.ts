@@ -146,7 +146,14 @@ export function summarize(e: Summarised): string {
     case 'permission_updated': return `updated ${String(d.kind)} permission for role ${String(d.role)} on ${t}`;
     case 'permission_dropped': return `dropped ${String(d.kind)} permission for role ${String(d.role)} on ${t}`;
     case 'permission_comment_set': return `set comment of ${String(d.kind)} permission for role ${String(d.role)} on ${t}`;
-    case 'sql_ran': return `ran SQL: ${firstLine(String(d.sql ?? ''))}`;
+    case 'sql_ran': {
+      const m = isObj(d.migration) ? d.migration : null;
+      if (m === null) return `ran SQL: ${firstLine(String(d.sql ?? ''))}`;
+      const what = `migration ${String(m.version)}_${String(m.name)}`;
+      const down = m.direction === 'down';
+      if (m.skip_execution === true) return `marked ${what} as ${down ? 'rolled back' : 'applied'} (execution skipped)`;
+      return `${down ? 'rolled back' : 'applied'} ${what}${typeof m.file === 'string' ? ` (${m.file})` : ''}: ${firstLine(String(d.sql ?? ''), 60)}`;
+    }
     case 'metadata_replaced': {
       const m = (d.metadata ?? {}) as { tables?: unknown };
       const n = isObj(m.tables) ? Object.keys(m.tables).length : Array.isArray(m.tables) ? m.tables.length : 0;

@@ -27,6 +27,7 @@ import { redactUrl, serverConfigurationDetail } from './config/startup-log.js';
 import { EngineMetrics } from './core/metrics.js';
 import { registerRuntimeMetrics } from './startup/runtime-metrics.js';
 import { ActionWorker } from './actions/worker.js';
+import { applyProjectAtStartup } from './project/startup.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -134,6 +135,10 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   };
 
   try {
+    if (config.migrationsDir !== undefined || config.metadataDir !== undefined) {
+      rt.store.problem = 'applying the project folders (migrations, metadata)';
+      await applyProjectAtStartup(rt.write, { migrationsDir: config.migrationsDir, metadataDir: config.metadataDir });
+    }
     await loadWithRetry(rt, databaseUrl, options.startTimeoutMs ?? 30_000);
   } catch (e) {
     await closeAll();

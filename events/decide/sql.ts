@@ -3,7 +3,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import { displayName, qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
-import { ev, type Event, type Metadata } from '../types.js';
+import { ev, type Event, type Metadata, type MigrationRef } from '../types.js';
 import {
   columnTypeDependents,
   dependencyError,
@@ -23,6 +23,8 @@ export interface SqlRan {
   cascade: boolean;
   check_metadata_consistency: boolean | null;
   read_only: boolean;
+  /** Set when the SQL is a schema migration's (engine_apply_migration). */
+  migration?: MigrationRef;
 }
 
 /** The keyword heuristic the original applies when check_metadata_consistency is absent. */

@@ -24,6 +24,8 @@ import { fold } from '../../projections/replay.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history.js';
 import { reconcileEventTriggers } from '../triggers/reconcile.js';
+import { recordMigration } from '../metadata/migrations.js';
+import { PROJECT_COMMANDS, PROJECT_USAGE, projectCommand } from '../project/commands.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
@@ -34,6 +36,7 @@ usage:
   engine history replay FILE --database-url URL apply an exported log to an empty database:
                                                 runs run_sql's SQL in order and rebuilds the metadata
 ${HISTORY_USAGE}
+${PROJECT_USAGE}
 
 With no database URL, an embedded Postgres is started under --data-dir.
 A flag takes precedence over its environment variable.
@@ -44,6 +47,7 @@ ${settingsHelp()}
       history export: file to write (default: stdout)`;
 
 export async function main(argv: readonly string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+  if (argv[0] !== undefined && PROJECT_COMMANDS.has(argv[0]) && !argv.includes('--help')) return projectCommand(argv, env);
   let args;
   let config: ServerConfig;
   try {
@@ -172,6 +176,8 @@ async function replayEvents(client: pg.Client, events: ExportedEvent[], snapshot
         throw new Error(`event ${e.seq} (sql_ran) failed: ${(err as Error).message}`);
       }
     }
+    // A schema migration's version row comes back with its SQL.
+    if (e.type === 'sql_ran' && e.data.migration) await recordMigration(client, e.data.migration);
     seq = await appendEvents(client, [{ ...e, meta: { ...(e.meta ?? {}), replayed: true } }], seq, {
       instanceId: 'history-replay',
     });

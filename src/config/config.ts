@@ -51,6 +51,9 @@ export interface ServerConfig {
   syncPollInterval: number;
   /** Longest wait for x-engine-min-metadata-version, in ms. */
   minVersionWait: number;
+  /** Project folders applied before serving (migrations, then metadata), as the original's cli-migrations image. */
+  migrationsDir?: string;
+  metadataDir?: string;
 }
 
 export class ConfigError extends Error {
@@ -139,6 +142,10 @@ export const SETTINGS: SettingDef[] = [
     default: 2000, help: 'Safety-net poll of the metadata log in ms (NOTIFY is the fast path).' },
   { key: 'minVersionWait', flag: 'min-metadata-version-wait', env: [E('MIN_METADATA_VERSION_WAIT')], kind: 'int',
     schema: int(0, 600_000), default: 5000, help: 'Longest wait in ms for X-Engine-Min-Metadata-Version.' },
+  { key: 'migrationsDir', flag: 'migrations-dir', env: [E('MIGRATIONS_DIR')], kind: 'string', schema: z.string().min(1),
+    help: 'Apply the pending migrations of this folder (<version>_<name>/up.sql) before serving (skipped if it does not exist).' },
+  { key: 'metadataDir', flag: 'metadata-dir', env: [E('METADATA_DIR')], kind: 'string', schema: z.string().min(1),
+    help: 'Then apply this metadata folder (the original CLI\'s format) before serving (skipped if it does not exist).' },
 ];
 
 const BOOL_TRUE = new Set(['true', 't', 'yes', 'y', '1', 'on']);

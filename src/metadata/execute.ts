@@ -11,11 +11,12 @@ import type { EngineState } from '../cache/state.js';
 import type { SchemaCache } from '../cache/types.js';
 import { buildSchemaCache, publicInconsistencies, type CacheCheck } from '../cache/build.js';
 import { decideRunSql, shouldCheckMetadata } from '../../events/decide/sql.js';
-import type { Event } from '../../events/types.js';
 import { enumTables, type Metadata } from '../../projections/metadata.js';
 import { evolve } from '../../projections/evolve.js';
 import { withEnumValues } from '../catalog/enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
+import { checkMigration, migrationRef, recordMigration, type MigrationArgs } from './migrations.js';
+import { ev, type Event, type MigrationRef } from '../../events/types.js';
 import { accessOf, operationOf, type Check, type Decision, type Operation, type RunSqlArgs } from './operations.js';
 import { Dml } from './dml/context.js';
 import { TriggerSync } from '../triggers/reconcile.js';
@@ -144,6 +145,8 @@ class Run {
         return this.bulk(raw, base);
       case 'run_sql':
         return this.runSql(parsed as RunSqlArgs);
+      case 'migration':
+        return this.migration(parsed as MigrationArgs);
       case 'read':
         return op.answer({ state: this.state(), client: this.ctx.client }, raw);
       case 'data':
@@ -180,12 +183,27 @@ class Run {
     return SUCCESS;
   }
 
-  private async runSql(a: RunSqlArgs): Promise<RunSqlResult> {
+  /** A schema migration: its SQL as run_sql runs it (unless skipped) and its version row, in this transaction. */
+  private async migration(a: MigrationArgs): Promise<unknown> {
+    await checkMigration(this.ctx.client, a);
+    const migration = migrationRef(a);
+    let result: RunSqlResult | null = null;
+    if (migration.skip_execution) {
+      this.events.push(ev('sql_ran', { sql: '', cascade: false, check_metadata_consistency: false, read_only: false, migration }));
+    } else {
+      result = await this.runSql({ sql: a.sql, cascade: a.cascade }, migration);
+    }
+    await recordMigration(this.ctx.client, migration);
+    return { version: migration.version, name: migration.name, direction: migration.direction, skip_execution: migration.skip_execution, result };
+  }
+
+  private async runSql(a: RunSqlArgs, migration?: MigrationRef): Promise<RunSqlResult> {
     const run = {
       sql: a.sql,
       cascade: a.cascade ?? false,
       check_metadata_consistency: a.check_metadata_consistency ?? null,
       read_only: a.read_only ?? false,
+      ...(migration ? { migration } : {}),
     };
     if (run.read_only) return runSql(this.ctx.client, run.sql, true);
     const check = shouldCheckMetadata(run);

@@ -11,6 +11,7 @@ import { emptyMetadata, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
 import { exportMetadata } from '../../projections/export.js';
 import { diffExports, summarize, type Change } from '../../projections/history.js';
+import type { MigrationRef } from '../../events/types.js';
 
 export interface HistoryEntry {
   seq: number;
@@ -20,6 +21,8 @@ export interface HistoryEntry {
   request_id: string | null;
   role: string | null;
   summary: string;
+  /** The schema migration the event applied (a migration's sql_ran), else null. */
+  migration: MigrationRef | null;
 }
 
 export interface HistoryPage {
@@ -51,6 +54,7 @@ export async function historyList(client: pg.ClientBase, offset = 0, limit = 50)
       request_id: str(e.meta.request_id),
       role: str(e.meta.role),
       summary: summarize(e),
+      migration: e.type === 'sql_ran' ? (e.data.migration ?? null) : null,
     })),
   };
 }

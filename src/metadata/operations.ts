@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { publicInconsistencies } from '../cache/build.js';
 import { decode, optionalBool } from '../../events/argument-shapes.js';
 import { exportMetadata } from '../../projections/export.js';
+import { appliedMigrations, parseMigrationArgs } from './migrations.js';
 import { exportAt, historyDiff, historyDiffArgs, historyExportArgs, historyList, historyListArgs } from './history.js';
 import { runCount, runSelect } from './dml/select.js';
 import { runDelete, runInsert, runUpdate } from './dml/mutation.js';
@@ -53,6 +54,10 @@ export const OPERATIONS: Operations = {
     const a = historyDiffArgs(raw);
     return historyDiff(client, a.from, a.to);
   }),
+
+  // Schema migrations (engine extensions, the CLI's `migrate`): one migration's SQL and version row; the applied versions.
+  engine_apply_migration: { kind: 'migration', caller: 'admin', access: 'write', versions: { 1: parseMigrationArgs } },
+  engine_migration_status: read(async ({ client }) => ({ migrations: await appliedMigrations(client) })),
 
   // v1 DML
   select: data('either', runSelect),

@@ -135,7 +135,7 @@ browserTest('newcomer flow: SQL, track, relationships, rows, GraphiQL, permissio
     await nav('History');
     const rows = page.getByRole('table', { name: 'History' }).locator('tbody tr');
     await rows.first().waitFor();
-    const summaries = await rows.locator('td:nth-child(4)').allInnerTexts();
+    const summaries = await rows.locator('td:nth-child(5)').allInnerTexts();
     t.deepEqual(summaries.map((s) => s.replace(/\s*\([a-z_]+\)$/, '')), [
       'created select permission for role user on public.author',
       'created array relationship articles on public.author',

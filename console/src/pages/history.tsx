@@ -6,7 +6,8 @@ import { query } from '../api';
 import type { PageProps } from '../router';
 import { Confirm, ErrorBox, Json, useAction } from '../ui';
 
-interface Entry { seq: number; time: string; type: string; operation: string | null; request_id: string | null; role: string | null; summary: string }
+interface Migration { version: string; name: string; direction: 'up' | 'down'; file: string | null; skip_execution: boolean }
+interface Entry { seq: number; time: string; type: string; operation: string | null; request_id: string | null; role: string | null; summary: string; migration?: Migration | null }
 interface Page { head: number; offset: number; limit: number; entries: Entry[] }
 interface Change { kind: 'added' | 'removed' | 'changed'; path: string; before?: unknown; after?: unknown }
 interface Diff { from: number; to: number; changes: Change[] }
@@ -41,7 +42,7 @@ export function HistoryPage(_: PageProps) {
   return (
     <div className="content">
       <h2>History</h2>
-      <p className="hint">Every metadata change is a version. Pick two versions to compare them, or revert to one: a revert replaces the metadata with that version's and is itself a new version.</p>
+      <p className="hint">Every metadata change is a version; a schema migration applied from a project folder shows its migration version beside it. Pick two versions to compare them, or revert to one: a revert replaces the metadata with that version's and is itself a new version.</p>
       <ErrorBox error={error} />
       {status && <div className="ok" role="status">{status}</div>}
       <div className="toolbar">
@@ -52,11 +53,12 @@ export function HistoryPage(_: PageProps) {
       {page && (
         <>
           <table className="grid history" aria-label="History">
-            <thead><tr><th>version</th><th>time</th><th>role</th><th>change</th><th>from</th><th>to</th><th /></tr></thead>
+            <thead><tr><th>version</th><th>migration</th><th>time</th><th>role</th><th>change</th><th>from</th><th>to</th><th /></tr></thead>
             <tbody>
               {page.entries.map((e) => (
                 <tr key={e.seq} data-seq={e.seq}>
                   <td>{e.seq}</td>
+                  <td>{e.migration ? <span title={e.migration.file ?? undefined}><code>{e.migration.version}</code> {e.migration.name} <span className="hint">{e.migration.direction}</span></span> : <span className="hint">–</span>}</td>
                   <td className="hint">{new Date(e.time).toLocaleString()}</td>
                   <td>{e.role ?? '–'}</td>
                   <td>{e.summary} {e.operation && e.operation !== e.type && <span className="hint">({e.operation})</span>}</td>

@@ -55,6 +55,7 @@ export type Operation =
   | { kind: 'read'; caller: 'admin'; access: 'either'; versions: Versions<unknown>; answer: (ctx: ReadContext, args: unknown) => unknown }
   | { kind: 'data'; caller: 'any'; access: 'either' | 'write'; versions: Versions<unknown>; run: (dml: Dml, args: unknown) => Promise<unknown> }
   | { kind: 'run_sql'; caller: 'admin'; access: (raw: unknown) => Access; versions: Versions<unknown> }
+  | { kind: 'migration'; caller: 'admin'; access: 'write'; versions: Versions<unknown> }
   | { kind: 'bulk'; versions: Versions<unknown> };
 
 /** A family's entries, spread into the one table. */
