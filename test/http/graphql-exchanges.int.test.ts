@@ -87,7 +87,9 @@ for (const x of EXCHANGES) {
     const requestId = headers['x-request-id'] ?? '';
     for (const end = Date.now() + 30_000; !httpLogOf(requestId) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
     const line = httpLogOf(requestId);
-    t.like(line, resolve({ level: x.response.status >= 500 ? 'error' : 'info', detail: x.log }, line, { '<uuid>': requestId }) as object);
+    // As the original: a line that carries the request's error, or answers 400 or more, is at level error.
+    const level = x.response.status >= 400 || 'error' in x.log.operation ? 'error' : 'info';
+    t.like(line, resolve({ level, detail: x.log }, line, { '<uuid>': requestId }) as object);
     t.is(line !== undefined && 'error' in line.detail.operation, 'error' in x.log.operation, 'an error logged iff the request failed');
     t.is(line?.detail.operation.response_size, res.body.length);
   });
