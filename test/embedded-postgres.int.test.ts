@@ -2,7 +2,7 @@
 // user cannot traverse, it still starts: data and binaries are put where that user reaches them, the next start
 // finds the same data, and the path is reported. A reachable folder is used where asked. Issue 34: a reachability
 // probe that could not run (its spawn refused) is tried again, and never taken for "not reachable".
-import test from 'ava';
+import test, { type ExecutionContext } from 'ava';
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
@@ -40,12 +40,15 @@ async function rows(url: string, sql: string): Promise<unknown[]> {
   }
 }
 
+/** Whether the test runs as root (what it tests happens only then); else it says why it checks nothing. */
+function asRoot(t: ExecutionContext, otherwise: string): boolean {
+  if (!isRoot) t.log(`not root: ${otherwise}`);
+  t.pass();
+  return isRoot;
+}
+
 test.serial('as root, a clone under a 700 folder: data and binaries relocated, found again on the next start', async (t) => {
-  if (!isRoot) {
-    t.log('not root: the server runs as the current user, no relocation to test');
-    t.false(isRoot);
-    return;
-  }
+  if (!asRoot(t, 'the server runs as the current user, no relocation to test')) return;
   const home = path.join(folder(0o755), 'home');
   mkdirSync(home, { mode: 0o700 });
   t.is(statSync(home).mode & 0o777, 0o700);
@@ -149,11 +152,7 @@ const hardProcessLimit = (): string => /^Max processes\s+\S+\s+(\S+)/m.exec(read
 const retried = (l: ChildLine): boolean => /could not check whether the postgres user can reach .*EAGAIN.*trying again/.test(l.log ?? '');
 
 test.serial('a probe that could not run is tried again, and its answer is used once it runs', async (t) => {
-  if (!isRoot) {
-    t.log('not root: no probe as the postgres user');
-    t.false(isRoot);
-    return;
-  }
+  if (!asRoot(t, 'no probe as the postgres user')) return;
   const asked = path.join(folder(0o755), 'data');
   const fallbackRoot = path.join(folder(0o755), 'var-lib-engine');
   let lifted = false;
@@ -171,11 +170,7 @@ test.serial('a probe that could not run is tried again, and its answer is used o
 });
 
 test.serial('a probe that never runs stops start-up with the reason and moves nothing', async (t) => {
-  if (!isRoot) {
-    t.log('not root: no probe as the postgres user');
-    t.false(isRoot);
-    return;
-  }
+  if (!asRoot(t, 'no probe as the postgres user')) return;
   const asked = path.join(folder(0o755), 'data');
   const fallbackRoot = path.join(folder(0o755), 'var-lib-engine');
   const lines = await startLimited({ dataDir: asked, port: await freePort(), nativeDir: NATIVE, fallbackRoot });
