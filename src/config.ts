@@ -12,6 +12,8 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export interface ServerConfig {
   /** Unset: start the embedded Postgres under dataDir. */
   databaseUrl?: string;
+  /** Runs again on a new connection after a connection error (a query always; a mutation before it was sent). */
+  connectionRetries: number;
   /** `*` means every interface. */
   host: string;
   port: number;
@@ -77,6 +79,8 @@ export const SETTINGS: SettingDef[] = [
   { key: 'databaseUrl', flag: 'database-url', env: [E('DATABASE_URL'), 'DATABASE_URL'], kind: 'string',
     schema: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'),
     help: 'Postgres URL (postgres://user:pass@host:port/db). Unset: start the embedded Postgres.' },
+  { key: 'connectionRetries', flag: 'retries', env: [E('NO_OF_RETRIES')], kind: 'int', schema: int(0, 100), default: 1,
+    help: 'Retries, on a new connection, of a request whose database connection was refused or lost (a query always, a mutation only when nothing of it was sent).' },
   { key: 'host', flag: 'server-host', env: [E('SERVER_HOST')], kind: 'string', schema: z.string().min(1), default: '*',
     help: 'Interface to listen on (* = all).' },
   { key: 'port', flag: 'server-port', env: [E('SERVER_PORT')], kind: 'int', schema: int(0, 65535), default: 8080,

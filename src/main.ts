@@ -85,6 +85,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   let shuttingDown = false;
   // Idle connections die when the (embedded) server stops first: expected while shutting down.
   pool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
+  heardWhileCheckedOut(pool);
   const store = new StateStore();
   // Actions and remote schemas reach the schema caches (through the projector) and the role schemas from here.
   const projector = createProjector(features.cacheChecks);
@@ -97,7 +98,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     databaseUrl,
     authConfig,
     auth,
-    write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
+    write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval, connectionRetries: config.connectionRetries },
     extensions: features.extensions,
     metrics: new EngineMetrics(),
   };
@@ -116,6 +117,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   // The async actions worker has its own small pool: its polling never competes with requests for connections.
   const actionPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: `engine-actions-${instanceId}`.slice(0, 63) });
   actionPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
+  heardWhileCheckedOut(actionPool);
   let worker: EventWorker | null = null;
   let actionWorker: ActionWorker | null = null;
   const closeAll = async (): Promise<void> => {
@@ -173,6 +175,13 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     close: () => (closing ??= closeAll()),
   };
 }
+
+/**
+ * A pooled connection that ends while checked out (a transaction, a lost server) emits 'error' on its client, which
+ * pg-pool listens to only while the client is idle: unheard, it is an uncaught exception that ends the process. The
+ * statement on it fails with the same error (a connection error, Note [Connection errors] in src/execute/pg-errors.ts).
+ */
+const heardWhileCheckedOut = (p: pg.Pool): void => void p.on('connect', (client) => client.on('error', () => undefined));
 
 /** Catalog schema + state + listener; retried while the database is not there (healthz says why). */
 async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number): Promise<void> {

@@ -14,7 +14,8 @@ import { resolveParams } from '../sql/params.js';
 import { PREVIOUS_RESULT } from '../sql/mutation-statement.js';
 import type { Lru } from '../core/lru.js';
 import { cacheFor, planKey, shapeCacheFor } from './plan-cache.js';
-import { mapExecutionError } from './pg-errors.js';
+import { isConnectionError, mapExecutionError } from './pg-errors.js';
+import { connectRetrying, retryAfter, withRetries, type RetryPolicy } from './connection-retry.js';
 import { parseBody, type GraphQLRequest } from './request.js';
 import type { ActionRootIR } from '../ir/action.js';
 import { runActionRoot, type ActionEnv } from '../actions/execute.js';
@@ -37,6 +38,8 @@ export interface ExecuteContext {
   /** 0 disables the plan cache. */
   planCacheSize: number;
   showInternal: boolean;
+  /** Runs again on a new connection after a connection error (--retries; ./connection-retry.ts). */
+  connectionRetries: number;
   requestId: string;
   prepare: PrepareFn;
   /** Separates the plans of another schema over the same state (POST /v1beta1/relay). */
@@ -217,9 +220,12 @@ function submit(client: pg.Pool | pg.PoolClient, q: ArrayQuery): Promise<pg.Quer
   });
 }
 
-async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, values: unknown[]): Promise<unknown[] | null> {
+/** Runs a statement; with a retry policy (a query on the pool), again on a new connection after a connection error. */
+async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, values: unknown[], retry?: RetryPolicy): Promise<unknown[] | null> {
   try {
-    const r = await submit(client, new ArrayQuery(st.name, st.text, values));
+    const r = retry
+      ? await withRetries(retry, () => submit(client, new ArrayQuery(st.name, st.text, values)))
+      : await submit(client, new ArrayQuery(st.name, st.text, values));
     return r.rows[0] ?? null;
   } catch (e) {
     throw statementError(st, values, e);
@@ -229,8 +235,10 @@ async function runStatement(client: pg.Pool | pg.PoolClient, st: Statement, valu
 /** A statement's failure as the request's error (at the statement's field when the database gave no path). */
 function statementError(st: Statement, values: unknown[], e: unknown): EngineError {
   const err = mapExecutionError(e, { text: st.text, values });
-  return st.errorPath && err.path === '$' ? err.at(st.errorPath) : err;
+  return st.errorPath && err.path === '$' && !isConnectionError(e) ? err.at(st.errorPath) : err;
 }
+
+const retryPolicy = (ctx: ExecuteContext): RetryPolicy => ({ retries: ctx.connectionRetries, requestId: ctx.requestId });
 
 /** A request validated and planned, not yet run (websockets tell pre-execution errors from execution errors). */
 export interface PlannedRequest {
@@ -299,6 +307,13 @@ function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): Gra
   return new Promise((resolve) => {
     (ctx.pool as unknown as { query: QueryWithCallback }).query(new ArrayQuery(st.name, st.text, values), (e, r) => {
       try {
+        if (e && ctx.connectionRetries > 0 && isConnectionError(e)) {
+          resolve(retryAfter(e, retryPolicy(ctx), () => submit(ctx.pool, new ArrayQuery(st.name, st.text, values))).then(
+            (again) => answered(ctx, req, dataText(plan.pieces, again.rows[0] ?? null)),
+            (err: unknown) => failed(ctx, statementError(st, values, err), req),
+          ));
+          return;
+        }
         resolve(e ? failed(ctx, statementError(st, values, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
       } catch (err) {
         resolve(failed(ctx, err, req));
@@ -313,14 +328,15 @@ async function runData(
 ): Promise<string> {
   if (!plan.sequential) {
     const q = queryStatement(ctx, plan, variables, req);
-    return splice(plan.pieces, q === null ? null : await runStatement(tx ?? ctx.pool, q.st, q.values));
+    return splice(plan.pieces, q === null ? null : await runStatement(tx ?? ctx.pool, q.st, q.values, tx ? undefined : retryPolicy(ctx)));
   }
   const src = { variables, sessionVariables: ctx.session.variables };
   if (log.wants('query-log')) logQuery(ctx, req, plan, null);
   // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
   const only = plan.statements.length === 1 ? plan.statements[0] : null;
   if (only?.standalone) {
-    const row = await runStatement(tx ?? ctx.pool, only, resolveParams(only.slots, src));
+    const values = resolveParams(only.slots, src);
+    const row = tx ? await runStatement(tx, only, values) : await onConnection(ctx, (client) => runStatement(client, only, values));
     return splice(plan.pieces, [row?.[0] ?? null]);
   }
   if (plan.statements.length === 0) return splice(plan.pieces, []);
@@ -365,13 +381,30 @@ async function runSteps(
   return `{${parts.join(',')}}`;
 }
 
-/** Runs `fn` in a transaction with the session in `engine.user` (event triggers read it); commits if it returns. */
+/**
+ * Runs a mutation's statement on a connection of its own: connecting is retried on connection errors, the statement
+ * never is (once sent, it may have run).
+ */
+async function onConnection<T>(ctx: ExecuteContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await connectRetrying(ctx.pool, retryPolicy(ctx), async () => undefined);
+  try {
+    return await fn(client);
+  } finally {
+    client.release(); // the pool drops one whose connection ended
+  }
+}
+
+/**
+ * Runs `fn` in a transaction with the session in `engine.user` (event triggers read it); commits if it returns.
+ * Connecting, BEGIN and the session are retried on connection errors (nothing of the mutation was sent yet).
+ */
 async function inTransaction<T>(ctx: ExecuteContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await ctx.pool.connect();
+  const client = await connectRetrying(ctx.pool, retryPolicy(ctx), async (c) => {
+    await c.query('BEGIN');
+    await c.query("SELECT set_config('engine.user', $1, true)", [JSON.stringify(ctx.session.variables)]);
+  });
   let ok = false;
   try {
-    await client.query('BEGIN');
-    await client.query("SELECT set_config('engine.user', $1, true)", [JSON.stringify(ctx.session.variables)]);
     const result = await fn(client);
     await client.query('COMMIT');
     ok = true;

@@ -11,6 +11,8 @@ import type { EngineState } from '../cache/state.js';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { runMetadataQuery } from './execute.js';
+import { connectRetrying } from '../execute/connection-retry.js';
+import { connectionError, isConnectionError } from '../execute/pg-errors.js';
 import { AppendConflict, appendEvents, crossesSnapshot, lockWriters, writeSnapshot } from '../../events/log.js';
 import { catchUp } from '../sync/catchup.js';
 import { clearActionLog } from '../actions/log.js';
@@ -19,6 +21,8 @@ import type { StateStore } from '../sync/store.js';
 
 export interface WriteContext {
   pool: pg.Pool;
+  /** Connecting is retried this often on connection errors (--retries): nothing of the operation was sent yet. */
+  connectionRetries: number;
   store: StateStore;
   projector: Projector;
   instanceId: string;
@@ -44,7 +48,7 @@ export async function runMetadataWrite(
   },
 ): Promise<WriteResult> {
   for (let attempt = 1; ; attempt++) {
-    const client = await w.pool.connect();
+    const client = await connectRetrying(w.pool, { retries: w.connectionRetries, requestId: who.requestId }, async () => undefined);
     let released = false;
     try {
       await client.query('BEGIN');
@@ -80,6 +84,7 @@ export async function runMetadataWrite(
       // A connection that failed mid-transaction is not reused.
       client.release(err);
       released = true;
+      if (isConnectionError(err)) throw connectionError(err);
       throw new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: err.message, code: err.code } });
     } finally {
       if (!released) client.release();

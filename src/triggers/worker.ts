@@ -4,6 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../core/log.js';
+import { ConnectionWatch } from '../core/connection-watch.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { eventTriggers } from '../../events/decide/event-triggers.js';
 import { EVENTS_CHANNEL } from './capture.js';
@@ -52,6 +53,8 @@ export class EventWorker {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private retryTimers = new Set<NodeJS.Timeout>();
   private indexFor: { metadata: Metadata; index: TriggerIndex } | null = null;
+  private readonly beaconWatch = new ConnectionWatch('events-listen', 'event notification connection');
+  private readonly fetching = new ConnectionWatch('events-fetch', 'fetching events');
 
   constructor(private readonly o: WorkerOptions) {
     this.agents = makeAgents(o.poolSize);
@@ -119,6 +122,7 @@ export class EventWorker {
     c.on('error', (e) => {
       if (this.beacon !== c) return;
       log.warn('events-listen', { message: 'event notification connection lost, reconnecting', error: e });
+      this.beaconWatch.lost();
       this.beacon = null;
       void c.end().catch(() => undefined);
       void this.reconnect();
@@ -134,6 +138,7 @@ export class EventWorker {
       await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
       try {
         await this.connectBeacon();
+        this.beaconWatch.back();
         this.wake();
         return;
       } catch (e) {
@@ -167,8 +172,10 @@ export class EventWorker {
         try {
           const events = await claimEvents(this.o.pool, { worker: this.id, limit: Math.min(free, 100), triggers: [...index.keys()], leaseMs: this.leaseMs });
           claimed = events.length;
+          this.fetching.back();
           for (const e of events) this.deliver(e, index);
         } catch (e) {
+          this.fetching.lost();
           log.warn('events-fetch', { message: 'cannot fetch events', error: e });
         }
       }
