@@ -8,12 +8,36 @@ export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'me
 export type Api = (typeof APIS)[number];
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const TX_ISOLATIONS = ['read-committed', 'repeatable-read', 'serializable'] as const;
+export type TxIsolation = (typeof TX_ISOLATIONS)[number];
 
 export interface ServerConfig {
-  /** Unset: start the embedded Postgres under dataDir. */
+  /** Unset: start the embedded Postgres under dataDir. Built from pgHost... when those are given instead. */
   databaseUrl?: string;
+  /** The database as separate settings (the original's --host --port --user --password --dbname), flags only. */
+  pgHost?: string;
+  pgPort?: number;
+  pgUser?: string;
+  pgPassword?: string;
+  pgDatabase?: string;
+  /** libpq `options` for every connection (e.g. `-c extra_float_digits=3`), with a URL too. */
+  pgConnectionOptions?: string;
   /** Runs again on a new connection after a connection error (a query always; a mutation before it was sent). */
   connectionRetries: number;
+  /** Isolation level of GraphQL mutations. */
+  txIsolation: TxIsolation;
+  /** Seconds a pooled connection may stay idle before it is closed (0: never). */
+  pgTimeout: number;
+  /** Seconds after which a pooled connection is replaced, once idle (0: never). */
+  connLifetime: number;
+  /** Event invocation logs record the values of headers from environment variables, not the variables' names. */
+  logHeadersFromEnv: boolean;
+  /** Accepted as the original's, without effect here (Note [Settings without effect]). */
+  pgStripes: number;
+  enableTelemetry: boolean;
+  consoleAssetsDir?: string;
+  /** Settings given that have no effect here (or are overridden), with why: start-up says so. */
+  unused: Array<{ setting: string; reason: string }>;
   /** `*` means every interface. */
   host: string;
   port: number;
@@ -62,31 +86,64 @@ export class ConfigError extends Error {
 type Kind = 'string' | 'int' | 'bool' | 'enum' | 'list' | 'json';
 
 export interface SettingDef {
-  key: keyof ServerConfig | 'liveQueries.batchSize' | 'liveQueries.refetchInterval';
+  key: Exclude<keyof ServerConfig, 'unused'> | 'liveQueries.batchSize' | 'liveQueries.refetchInterval';
   flag: string;
+  /** Empty: a flag only (as the original's database settings). */
   env: string[];
   kind: Kind;
   /** Zod schema for the converted value. */
   schema: z.ZodTypeAny;
   default?: unknown;
   help: string;
+  /** Accepted without effect here, and why (Note [Settings without effect]). */
+  noEffect?: string;
 }
 
 const E = (name: string): string => `ENGINE_GRAPHQL_${name}`;
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
+const SECONDS_IN_A_YEAR = 31_536_000;
+
+// Note [Settings without effect]
+// The original's --stripes (sub-pools of its connection pool), --enable-telemetry and --console-assets-dir (its
+// console loaded from a CDN unless told otherwise) have no counterpart here: one pool, no telemetry, a console
+// bundled with the engine. A configuration written for the original sets them; it starts as it did, and start-up
+// says which of them were given and that they do nothing.
 
 export const SETTINGS: SettingDef[] = [
   { key: 'databaseUrl', flag: 'database-url', env: [E('DATABASE_URL'), 'DATABASE_URL'], kind: 'string',
     schema: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'),
     help: 'Postgres URL (postgres://user:pass@host:port/db). Unset: start the embedded Postgres.' },
+  { key: 'pgHost', flag: 'host', env: [], kind: 'string', schema: z.string().min(1),
+    help: 'Postgres host; with --port, --user and --dbname (and --password) instead of a database URL.' },
+  { key: 'pgPort', flag: 'port', env: [], kind: 'int', schema: int(1, 65535), help: 'Postgres port (see --host).' },
+  { key: 'pgUser', flag: 'user', env: [], kind: 'string', schema: z.string().min(1), help: 'Postgres user (see --host).' },
+  { key: 'pgPassword', flag: 'password', env: [], kind: 'string', schema: z.string(), help: 'Password of the Postgres user (see --host).' },
+  { key: 'pgDatabase', flag: 'dbname', env: [], kind: 'string', schema: z.string().min(1), help: 'Postgres database name (see --host).' },
+  { key: 'pgConnectionOptions', flag: 'pg-connection-options', env: [], kind: 'string', schema: z.string().min(1),
+    help: "Postgres connection options for every connection, e.g. '-c extra_float_digits=3' (with a database URL too)." },
   { key: 'connectionRetries', flag: 'retries', env: [E('NO_OF_RETRIES')], kind: 'int', schema: int(0, 100), default: 1,
     help: 'Retries, on a new connection, of a request whose database connection was refused or lost (a query always, a mutation only when nothing of it was sent).' },
+  { key: 'txIsolation', flag: 'tx-iso', env: [E('TX_ISOLATION')], kind: 'enum', schema: z.enum(TX_ISOLATIONS), default: 'read-committed',
+    help: 'Transaction isolation of GraphQL mutations: read-committed, repeatable-read or serializable.' },
+  { key: 'pgTimeout', flag: 'timeout', env: [E('PG_TIMEOUT')], kind: 'int', schema: int(0, SECONDS_IN_A_YEAR), default: 180,
+    help: 'Seconds a pooled Postgres connection may stay idle before it is closed (0: never).' },
+  { key: 'connLifetime', flag: 'conn-lifetime', env: [E('PG_CONN_LIFETIME')], kind: 'int', schema: int(0, SECONDS_IN_A_YEAR), default: 600,
+    help: 'Seconds after which a pooled Postgres connection is closed (once idle) and a new one made (0: never).' },
+  { key: 'logHeadersFromEnv', flag: 'log-headers-from-env', env: [E('LOG_HEADERS_FROM_ENV')], kind: 'bool', schema: z.boolean(), default: false,
+    help: 'Event invocation logs show the values of headers taken from environment variables (default: the variable names).' },
+  { key: 'pgStripes', flag: 'stripes', env: [E('PG_STRIPES')], kind: 'int', schema: int(1, 10_000), default: 1,
+    help: 'Accepted for the original\'s configurations; no effect (one connection pool).', noEffect: 'the engine keeps one connection pool' },
+  { key: 'enableTelemetry', flag: 'enable-telemetry', env: [E('ENABLE_TELEMETRY')], kind: 'bool', schema: z.boolean(), default: true,
+    help: 'Accepted for the original\'s configurations; no effect (the engine sends no telemetry).', noEffect: 'the engine sends no telemetry' },
+  { key: 'consoleAssetsDir', flag: 'console-assets-dir', env: [E('CONSOLE_ASSETS_DIR')], kind: 'string', schema: z.string().min(1),
+    help: 'Accepted for the original\'s configurations; no effect (the console is bundled and served by the engine).',
+    noEffect: 'the console is bundled and served by the engine' },
   { key: 'host', flag: 'server-host', env: [E('SERVER_HOST')], kind: 'string', schema: z.string().min(1), default: '*',
     help: 'Interface to listen on (* = all).' },
   { key: 'port', flag: 'server-port', env: [E('SERVER_PORT')], kind: 'int', schema: int(0, 65535), default: 8080,
     help: 'HTTP port (0 = any free port).' },
   { key: 'adminSecret', flag: 'admin-secret', env: [E('ADMIN_SECRET'), E('ACCESS_KEY')], kind: 'string', schema: z.string().min(1),
-    help: 'Admin secret; requests must send it in X-Engine-Admin-Secret.' },
+    help: 'Admin secret; requests must send it in X-Engine-Admin-Secret (--access-key: its deprecated name).' },
   { key: 'metricsSecret', flag: 'metrics-secret', env: [E('METRICS_SECRET')], kind: 'string', schema: z.string().min(1),
     help: 'Secret for GET /v1/metrics, sent as Authorization: Bearer <secret> (admin requests are always allowed).' },
   { key: 'enabledApis', flag: 'enabled-apis', env: [E('ENABLED_APIS')], kind: 'list', schema: z.array(z.enum(APIS)).min(1),
@@ -246,19 +303,66 @@ function setKey(target: Record<string, unknown>, key: string, value: unknown): v
 /** The whole configuration from flags (already split) and env. Throws ConfigError. */
 export function configFrom(flags: Map<SettingDef, string>, env: Record<string, string | undefined>): ServerConfig {
   const raw: Record<string, unknown> = {};
+  const unused: ServerConfig['unused'] = [];
   for (const def of SETTINGS) {
     const flag = flags.get(def);
     let value: unknown = def.default;
-    if (flag !== undefined) value = parseValue(def, flag, `--${def.flag}`);
+    let source: string | null = null;
+    if (flag !== undefined) value = parseValue(def, flag, (source = `--${def.flag}`));
     else {
       const envName = def.env.find((n) => env[n] !== undefined && env[n] !== '');
-      if (envName !== undefined) value = parseValue(def, env[envName]!, envName);
+      if (envName !== undefined) value = parseValue(def, env[envName]!, (source = envName));
     }
+    if (source !== null && def.noEffect !== undefined) unused.push({ setting: describe(def, source), reason: def.noEffect });
     if (value !== undefined) setKey(raw, def.key, value);
   }
   const config = raw as unknown as ServerConfig;
+  config.unused = unused;
+  config.databaseUrl = databaseUrlOf(config);
   checkAuthModes(config);
   return config;
+}
+
+const PARTS = [['pgHost', 'host'], ['pgPort', 'port'], ['pgUser', 'user'], ['pgDatabase', 'dbname']] as const;
+
+/**
+ * The database URL: the one given (with --pg-connection-options as its `options`), else the one the separate
+ * settings make. As the original: a URL wins over separate settings (start-up says they were ignored), and without
+ * a URL the separate settings need host, port, user and dbname. None of them: the embedded Postgres.
+ */
+function databaseUrlOf(c: ServerConfig): string | undefined {
+  const given = [...PARTS.map(([key, flag]) => [c[key], flag] as const), [c.pgPassword, 'password'] as const]
+    .filter(([v]) => v !== undefined).map(([, flag]) => `--${flag}`);
+  if (c.databaseUrl !== undefined) {
+    for (const setting of given) c.unused.push({ setting, reason: 'a database URL is set, which wins' });
+    return withOptions(c.databaseUrl, c.pgConnectionOptions);
+  }
+  if (given.length === 0) {
+    if (c.pgConnectionOptions !== undefined) c.unused.push({ setting: '--pg-connection-options', reason: 'no database URL or --host: the embedded Postgres is used' });
+    return undefined;
+  }
+  const missing = PARTS.filter(([key]) => c[key] === undefined).map(([, flag]) => `--${flag}`);
+  if (missing.length > 0) {
+    throw new ConfigError(`invalid database settings: expecting all of --host, --port, --user, --dbname (and --password) or a database URL (--database-url, ENGINE_GRAPHQL_DATABASE_URL); missing ${missing.join(', ')}`);
+  }
+  const url = new URL('postgres://localhost');
+  // An IPv6 address goes in brackets; a socket folder (/var/run/postgresql) percent-encoded, as node-postgres reads it.
+  const host = c.pgHost!.includes(':') ? `[${c.pgHost!}]` : encodeURIComponent(c.pgHost!);
+  url.hostname = host;
+  if (url.hostname !== host) throw new ConfigError(`invalid value for --host: ${JSON.stringify(c.pgHost)}: not a host name, address or socket folder`);
+  url.port = String(c.pgPort);
+  url.username = c.pgUser!;
+  if (c.pgPassword !== undefined) url.password = c.pgPassword;
+  url.pathname = `/${encodeURIComponent(c.pgDatabase!)}`;
+  return withOptions(url.toString(), c.pgConnectionOptions);
+}
+
+/** The URL with libpq `options` set (replacing any it had). */
+function withOptions(databaseUrl: string, options: string | undefined): string {
+  if (options === undefined) return databaseUrl;
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', options);
+  return url.toString();
 }
 
 /** The auth settings as src/auth wants them; their combination rules (SPEC-NOTES-runtime 6.1) are fatal at start-up. */
@@ -298,7 +402,7 @@ export const isApiEnabled = (c: ServerConfig, api: Api): boolean => c.enabledApi
 export function settingsHelp(): string {
   const rows = SETTINGS.map((s) => {
     const dflt = s.default === undefined ? '' : ` [default: ${Array.isArray(s.default) ? s.default.join(',') : String(s.default)}]`;
-    return `  --${s.flag}${s.kind === 'bool' ? '' : ' VALUE'}\n      ${s.env.join(', ')}\n      ${s.help}${dflt}`;
+    return `  --${s.flag}${s.kind === 'bool' ? '' : ' VALUE'}\n      ${s.env.length ? s.env.join(', ') : '(flag only)'}\n      ${s.help}${dflt}`;
   });
   return rows.join('\n');
 }

@@ -62,6 +62,7 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): Ex
     planCacheSize: ctx.config.queryPlanCacheSize,
     showInternal: showInternal(ctx.session, ctx.config),
     connectionRetries: ctx.config.connectionRetries,
+    txIsolation: ctx.config.txIsolation,
     requestId: ctx.requestId,
     prepare: prepareOf(front, ctx.extensions, ctx.config.enableAllowlist),
     // Every optional member present from the start: one object shape for every request's context (members added

@@ -21,6 +21,7 @@ import type { ActionRootIR } from '../ir/action.js';
 import { runActionRoot, type ActionEnv } from '../actions/execute.js';
 import type { ClientHeaders } from '../actions/call.js';
 import type { PreparedOperation } from '../graphql/prepare.js';
+import type { TxIsolation } from '../config.js';
 
 
 export type PrepareFn = (
@@ -40,6 +41,8 @@ export interface ExecuteContext {
   showInternal: boolean;
   /** Runs again on a new connection after a connection error (--retries; ./connection-retry.ts). */
   connectionRetries: number;
+  /** Isolation of mutation transactions (--tx-iso). */
+  txIsolation: TxIsolation;
   requestId: string;
   prepare: PrepareFn;
   /** Separates the plans of another schema over the same state (POST /v1beta1/relay). */
@@ -332,8 +335,9 @@ async function runData(
   }
   const src = { variables, sessionVariables: ctx.session.variables };
   if (log.wants('query-log')) logQuery(ctx, req, plan, null);
-  // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
-  const only = plan.statements.length === 1 ? plan.statements[0] : null;
+  // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT,
+  // unless another isolation than the default is asked for (only BEGIN can set it).
+  const only = plan.statements.length === 1 && ctx.txIsolation === 'read-committed' ? plan.statements[0] : null;
   if (only?.standalone) {
     const values = resolveParams(only.slots, src);
     const row = tx ? await runStatement(tx, only, values) : await onConnection(ctx, (client) => runStatement(client, only, values));
@@ -394,13 +398,19 @@ async function onConnection<T>(ctx: ExecuteContext, fn: (client: pg.PoolClient) 
   }
 }
 
+const BEGIN: Record<TxIsolation, string> = {
+  'read-committed': 'BEGIN ISOLATION LEVEL READ COMMITTED',
+  'repeatable-read': 'BEGIN ISOLATION LEVEL REPEATABLE READ',
+  serializable: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
+};
+
 /**
  * Runs `fn` in a transaction with the session in `engine.user` (event triggers read it); commits if it returns.
  * Connecting, BEGIN and the session are retried on connection errors (nothing of the mutation was sent yet).
  */
 async function inTransaction<T>(ctx: ExecuteContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
   const client = await connectRetrying(ctx.pool, retryPolicy(ctx), async (c) => {
-    await c.query('BEGIN');
+    await c.query(BEGIN[ctx.txIsolation]);
     await c.query("SELECT set_config('engine.user', $1, true)", [JSON.stringify(ctx.session.variables)]);
   });
   let ok = false;

@@ -11,7 +11,7 @@ import { EVENTS_CHANNEL } from './capture.js';
 import { logDelivery, wantsDeliveryLog } from './delivery-log.js';
 import { makeAgents, postJson, type Agents } from './http.js';
 import {
-  configuredHeaders, decide, invocationRequest, invocationResponse, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
+  configuredHeaders, decide, invocationRequest, invocationResponse, loggedHeaders, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
   type ClaimedEvent, type Env, type Outcome, type TriggerIndex,
 } from './payload.js';
 import { BEACON_PREFIX, claimEvents, heartbeat, releaseEvents, storeResults, type AttemptResult } from './store.js';
@@ -28,6 +28,8 @@ export interface WorkerOptions {
   graceMs?: number;
   userAgent: string;
   env?: Env;
+  /** Invocation logs show the values of headers from environment variables (--log-headers-from-env). */
+  logHeadersFromEnv?: boolean;
 }
 
 // Note [Event lease]
@@ -224,7 +226,7 @@ export class EventWorker {
     this.pending.push({
       id: e.id,
       status: outcomeStatus(outcome),
-      request: invocationRequest(body, headers),
+      request: invocationRequest(body, loggedHeaders(t.conf, headers, this.o.logHeadersFromEnv ?? false)),
       response: invocationResponse(outcome),
       delivered: d.kind === 'delivered',
       error: d.kind === 'error',
