@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { checkAuthConfig, jwtConfigFromJson, type AuthConfig } from './auth/config.js';
 import { DEFAULT_LOG_TYPES, USER_LOG_TYPES, type UserLogType } from './core/log.js';
+import { databaseUrlFrom } from './database-url.js';
 
 export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'metrics'] as const;
 export type Api = (typeof APIS)[number];
@@ -318,51 +319,18 @@ export function configFrom(flags: Map<SettingDef, string>, env: Record<string, s
   }
   const config = raw as unknown as ServerConfig;
   config.unused = unused;
-  config.databaseUrl = databaseUrlOf(config);
+  try {
+    const db = databaseUrlFrom(config.databaseUrl, {
+      host: config.pgHost, port: config.pgPort, user: config.pgUser, password: config.pgPassword, dbname: config.pgDatabase,
+      options: config.pgConnectionOptions,
+    });
+    config.databaseUrl = db.url;
+    unused.push(...db.unused);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
   checkAuthModes(config);
   return config;
-}
-
-const PARTS = [['pgHost', 'host'], ['pgPort', 'port'], ['pgUser', 'user'], ['pgDatabase', 'dbname']] as const;
-
-/**
- * The database URL: the one given (with --pg-connection-options as its `options`), else the one the separate
- * settings make. As the original: a URL wins over separate settings (start-up says they were ignored), and without
- * a URL the separate settings need host, port, user and dbname. None of them: the embedded Postgres.
- */
-function databaseUrlOf(c: ServerConfig): string | undefined {
-  const given = [...PARTS.map(([key, flag]) => [c[key], flag] as const), [c.pgPassword, 'password'] as const]
-    .filter(([v]) => v !== undefined).map(([, flag]) => `--${flag}`);
-  if (c.databaseUrl !== undefined) {
-    for (const setting of given) c.unused.push({ setting, reason: 'a database URL is set, which wins' });
-    return withOptions(c.databaseUrl, c.pgConnectionOptions);
-  }
-  if (given.length === 0) {
-    if (c.pgConnectionOptions !== undefined) c.unused.push({ setting: '--pg-connection-options', reason: 'no database URL or --host: the embedded Postgres is used' });
-    return undefined;
-  }
-  const missing = PARTS.filter(([key]) => c[key] === undefined).map(([, flag]) => `--${flag}`);
-  if (missing.length > 0) {
-    throw new ConfigError(`invalid database settings: expecting all of --host, --port, --user, --dbname (and --password) or a database URL (--database-url, ENGINE_GRAPHQL_DATABASE_URL); missing ${missing.join(', ')}`);
-  }
-  const url = new URL('postgres://localhost');
-  // An IPv6 address goes in brackets; a socket folder (/var/run/postgresql) percent-encoded, as node-postgres reads it.
-  const host = c.pgHost!.includes(':') ? `[${c.pgHost!}]` : encodeURIComponent(c.pgHost!);
-  url.hostname = host;
-  if (url.hostname !== host) throw new ConfigError(`invalid value for --host: ${JSON.stringify(c.pgHost)}: not a host name, address or socket folder`);
-  url.port = String(c.pgPort);
-  url.username = c.pgUser!;
-  if (c.pgPassword !== undefined) url.password = c.pgPassword;
-  url.pathname = `/${encodeURIComponent(c.pgDatabase!)}`;
-  return withOptions(url.toString(), c.pgConnectionOptions);
-}
-
-/** The URL with libpq `options` set (replacing any it had). */
-function withOptions(databaseUrl: string, options: string | undefined): string {
-  if (options === undefined) return databaseUrl;
-  const url = new URL(databaseUrl);
-  url.searchParams.set('options', options);
-  return url.toString();
 }
 
 /** The auth settings as src/auth wants them; their combination rules (SPEC-NOTES-runtime 6.1) are fatal at start-up. */
