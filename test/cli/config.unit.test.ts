@@ -116,13 +116,13 @@ test('bad transaction isolation', bad(['--tx-iso', 'snapshot'], {}, /--tx-iso.*E
 
 test('the database as separate settings makes the URL; options apply to a URL too', (t) => {
   const c = parseConfig(['--host', 'db.example', '--port', '6543', '--user', 'al ice', '--password', 'p@ss:w/rd', '--dbname', 'shop',
-    '--pg-connection-options', '-c extra_float_digits=3']);
+    '--pg-connection-options', '-c extra_float_digits=3'], {});
   const u = new URL(c.databaseUrl!);
   t.like(u, { hostname: 'db.example', port: '6543', username: 'al%20ice', pathname: '/shop' });
   t.is(decodeURIComponent(u.password), 'p@ss:w/rd');
   t.is(u.searchParams.get('options'), '-c extra_float_digits=3');
-  t.is(new URL(parseConfig(['--host', '::1', '--port', '1', '--user', 'u', '--dbname', 'd']).databaseUrl!).hostname, '[::1]');
-  t.is(parseConfig(['--host', '/var/run/postgresql', '--port', '5432', '--user', 'u', '--dbname', 'd']).databaseUrl, 'postgres://u@%2Fvar%2Frun%2Fpostgresql:5432/d');
+  t.is(new URL(parseConfig(['--host', '::1', '--port', '1', '--user', 'u', '--dbname', 'd'], {}).databaseUrl!).hostname, '[::1]');
+  t.is(parseConfig(['--host', '/var/run/postgresql', '--port', '5432', '--user', 'u', '--dbname', 'd'], {}).databaseUrl, 'postgres://u@%2Fvar%2Frun%2Fpostgresql:5432/d');
   const withUrl = parseConfig(['--pg-connection-options', '-c statement_timeout=5s'], { ENGINE_GRAPHQL_DATABASE_URL: 'postgres://a@h/db?sslmode=disable' });
   t.is(withUrl.databaseUrl, 'postgres://a@h/db?sslmode=disable&options=-c+statement_timeout%3D5s');
 });
