@@ -23,7 +23,7 @@ import { attachWebsocketTransport, type WebsocketTimings } from './http/websocke
 import type { WebsocketTransport } from './subscriptions/server.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
-import { redactUrl, serverConfigurationDetail } from './config/startup-log.js';
+import { redactUrl, serverConfigurationDetail, unusedSettingDetail } from './config/startup-log.js';
 import { EngineMetrics } from './core/metrics.js';
 import { registerRuntimeMetrics } from './startup/runtime-metrics.js';
 import { ActionWorker } from './actions/worker.js';
@@ -62,6 +62,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const started = Date.now();
   log.info('startup', { kind: 'server', info: { message: 'starting engine', version: ENGINE_VERSION, instance_id: instanceId } });
   log.info('startup', serverConfigurationDetail(config));
+  for (const u of config.unused) log.warn('startup', unusedSettingDetail(u));
 
   let embedded: EmbeddedDatabase | null = null;
   let databaseUrl = config.databaseUrl;
@@ -82,10 +83,11 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     });
   }
 
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.pgConnections, application_name: `engine-${instanceId}`.slice(0, 63) });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.pgConnections, application_name: `engine-${instanceId}`.slice(0, 63), ...poolTimes(config) });
   let shuttingDown = false;
   // Idle connections die when the (embedded) server stops first: expected while shutting down.
   pool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
+  heardWhileCheckedOut(pool);
   const store = new StateStore();
   // Actions and remote schemas reach the schema caches (through the projector) and the role schemas from here.
   const projector = createProjector(features.cacheChecks);
@@ -98,7 +100,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     databaseUrl,
     authConfig,
     auth,
-    write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
+    write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval, connectionRetries: config.connectionRetries },
     features,
     metrics: new EngineMetrics(),
   };
@@ -115,8 +117,9 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
   // The async actions worker has its own small pool: its polling never competes with requests for connections.
-  const actionPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: `engine-actions-${instanceId}`.slice(0, 63) });
+  const actionPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: `engine-actions-${instanceId}`.slice(0, 63), ...poolTimes(config) });
   actionPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
+  heardWhileCheckedOut(actionPool);
   let worker: EventWorker | null = null;
   let actionWorker: ActionWorker | null = null;
   const closeAll = async (): Promise<void> => {
@@ -151,6 +154,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     poolSize: config.eventsHttpPoolSize,
     fetchIntervalMs: config.eventsFetchInterval,
     userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
+    logHeadersFromEnv: config.logHeadersFromEnv,
   });
   try {
     await worker.start();
@@ -178,6 +182,17 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     close: () => (closing ??= closeAll()),
   };
 }
+
+/**
+ * A pooled connection that ends while checked out (a transaction, a lost server) emits 'error' on its client, which
+ * pg-pool listens to only while the client is idle: unheard, it is an uncaught exception that ends the process. The
+ * statement on it fails with the same error (a connection error, Note [Connection errors] in src/core/pg-errors.ts).
+ */
+const heardWhileCheckedOut = (p: pg.Pool): void => void p.on('connect', (client) => client.on('error', () => undefined));
+
+/** How long a pooled connection may stay idle, and live (--timeout, --conn-lifetime; 0: no limit, as pg-pool's 0). */
+const poolTimes = (c: ServerConfig): { idleTimeoutMillis: number; maxLifetimeSeconds: number } =>
+  ({ idleTimeoutMillis: c.pgTimeout * 1000, maxLifetimeSeconds: c.connLifetime });
 
 /** Catalog schema + state + listener; retried while the database is not there (healthz says why). */
 async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number): Promise<void> {

@@ -4,6 +4,7 @@
 import type pg from 'pg';
 import { EngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { ConnectionWatch } from '../core/connection-watch.js';
 import type { EngineState } from '../cache/state.js';
 import type { ActionInfo } from '../cache/types.js';
 import { callHandler, type OutputShape } from './call.js';
@@ -41,14 +42,18 @@ export class ActionWorker {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private closed = false;
+  private readonly polling = new ConnectionWatch('action-worker', 'polling async actions');
 
   constructor(private readonly o: WorkerOptions) {}
 
   start(): void {
     const tick = () => {
       if (this.closed) return;
-      this.running = this.poll().then(() => undefined)
-        .catch((e: unknown) => log.warn('action-worker', { message: 'poll failed', error: e }))
+      this.running = this.poll().then(() => this.polling.back())
+        .catch((e: unknown) => {
+          this.polling.lost();
+          log.warn('action-worker', { message: 'poll failed', error: e });
+        })
         .finally(() => {
           this.running = null;
           if (!this.closed) this.timer = setTimeout(tick, this.o.intervalMs ?? 1000);

@@ -3,15 +3,42 @@
 import { z } from 'zod';
 import { checkAuthConfig, jwtConfigFromJson, type AuthConfig } from '../auth/config.js';
 import { DEFAULT_LOG_TYPES, USER_LOG_TYPES, type UserLogType } from '../core/log.js';
+import { databaseUrlFrom } from './database-url.js';
 
 export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'metrics'] as const;
 export type Api = (typeof APIS)[number];
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error'] as const;
 export type LogLevel = (typeof LOG_LEVELS)[number];
+export const TX_ISOLATIONS = ['read-committed', 'repeatable-read', 'serializable'] as const;
+export type TxIsolation = (typeof TX_ISOLATIONS)[number];
 
 export interface ServerConfig {
-  /** Unset: start the embedded Postgres under dataDir. */
+  /** Unset: start the embedded Postgres under dataDir. Built from pgHost... when those are given instead. */
   databaseUrl?: string;
+  /** The database as separate settings (the original's --host --port --user --password --dbname), flags only. */
+  pgHost?: string;
+  pgPort?: number;
+  pgUser?: string;
+  pgPassword?: string;
+  pgDatabase?: string;
+  /** libpq `options` for every connection (e.g. `-c extra_float_digits=3`), with a URL too. */
+  pgConnectionOptions?: string;
+  /** Runs again on a new connection after a connection error (a query always; a mutation before it was sent). */
+  connectionRetries: number;
+  /** Isolation level of GraphQL mutations. */
+  txIsolation: TxIsolation;
+  /** Seconds a pooled connection may stay idle before it is closed (0: never). */
+  pgTimeout: number;
+  /** Seconds after which a pooled connection is replaced, once idle (0: never). */
+  connLifetime: number;
+  /** Event invocation logs record the values of headers from environment variables, not the variables' names. */
+  logHeadersFromEnv: boolean;
+  /** Accepted as the original's, without effect here (Note [Settings without effect]). */
+  pgStripes: number;
+  enableTelemetry: boolean;
+  consoleAssetsDir?: string;
+  /** Settings given that have no effect here (or are overridden), with why: start-up says so. */
+  unused: Array<{ setting: string; reason: string }>;
   /** `*` means every interface. */
   host: string;
   port: number;
@@ -63,29 +90,64 @@ export class ConfigError extends Error {
 type Kind = 'string' | 'int' | 'bool' | 'enum' | 'list' | 'json';
 
 export interface SettingDef {
-  key: keyof ServerConfig | 'liveQueries.batchSize' | 'liveQueries.refetchInterval';
+  key: Exclude<keyof ServerConfig, 'unused'> | 'liveQueries.batchSize' | 'liveQueries.refetchInterval';
   flag: string;
+  /** Empty: a flag only (as the original's database settings). */
   env: string[];
   kind: Kind;
   /** Zod schema for the converted value. */
   schema: z.ZodTypeAny;
   default?: unknown;
   help: string;
+  /** Accepted without effect here, and why (Note [Settings without effect]). */
+  noEffect?: string;
 }
 
 const E = (name: string): string => `ENGINE_GRAPHQL_${name}`;
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
+const SECONDS_IN_A_YEAR = 31_536_000;
+
+// Note [Settings without effect]
+// The original's --stripes (sub-pools of its connection pool), --enable-telemetry and --console-assets-dir (its
+// console loaded from a CDN unless told otherwise) have no counterpart here: one pool, no telemetry, a console
+// bundled with the engine. A configuration written for the original sets them; it starts as it did, and start-up
+// says which of them were given and that they do nothing.
 
 export const SETTINGS: SettingDef[] = [
   { key: 'databaseUrl', flag: 'database-url', env: [E('DATABASE_URL'), 'DATABASE_URL'], kind: 'string',
     schema: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'),
     help: 'Postgres URL (postgres://user:pass@host:port/db). Unset: start the embedded Postgres.' },
+  { key: 'pgHost', flag: 'host', env: [], kind: 'string', schema: z.string().min(1),
+    help: 'Postgres host; with --port, --user and --dbname (and --password) instead of a database URL.' },
+  { key: 'pgPort', flag: 'port', env: [], kind: 'int', schema: int(1, 65535), help: 'Postgres port (see --host).' },
+  { key: 'pgUser', flag: 'user', env: [], kind: 'string', schema: z.string().min(1), help: 'Postgres user (see --host).' },
+  { key: 'pgPassword', flag: 'password', env: [], kind: 'string', schema: z.string(), help: 'Password of the Postgres user (see --host).' },
+  { key: 'pgDatabase', flag: 'dbname', env: [], kind: 'string', schema: z.string().min(1), help: 'Postgres database name (see --host).' },
+  { key: 'pgConnectionOptions', flag: 'pg-connection-options', env: [], kind: 'string', schema: z.string().min(1),
+    help: "Postgres connection options for every connection, e.g. '-c extra_float_digits=3' (with a database URL too)." },
+  { key: 'connectionRetries', flag: 'retries', env: [E('NO_OF_RETRIES')], kind: 'int', schema: int(0, 100), default: 1,
+    help: 'Retries, on a new connection, of a request whose database connection was refused or lost (a query always, a mutation only when nothing of it was sent).' },
+  { key: 'txIsolation', flag: 'tx-iso', env: [E('TX_ISOLATION')], kind: 'enum', schema: z.enum(TX_ISOLATIONS), default: 'read-committed',
+    help: 'Transaction isolation of GraphQL mutations: read-committed, repeatable-read or serializable.' },
+  { key: 'pgTimeout', flag: 'timeout', env: [E('PG_TIMEOUT')], kind: 'int', schema: int(0, SECONDS_IN_A_YEAR), default: 180,
+    help: 'Seconds a pooled Postgres connection may stay idle before it is closed (0: never).' },
+  { key: 'connLifetime', flag: 'conn-lifetime', env: [E('PG_CONN_LIFETIME')], kind: 'int', schema: int(0, SECONDS_IN_A_YEAR), default: 600,
+    help: 'Seconds after which a pooled Postgres connection is closed (once idle) and a new one made (0: never).' },
+  { key: 'logHeadersFromEnv', flag: 'log-headers-from-env', env: [E('LOG_HEADERS_FROM_ENV')], kind: 'bool', schema: z.boolean(), default: false,
+    help: 'Event invocation logs show the values of headers taken from environment variables (default: the variable names).' },
+  { key: 'pgStripes', flag: 'stripes', env: [E('PG_STRIPES')], kind: 'int', schema: int(1, 10_000), default: 1,
+    help: 'Accepted for the original\'s configurations; no effect (one connection pool).', noEffect: 'the engine keeps one connection pool' },
+  { key: 'enableTelemetry', flag: 'enable-telemetry', env: [E('ENABLE_TELEMETRY')], kind: 'bool', schema: z.boolean(), default: true,
+    help: 'Accepted for the original\'s configurations; no effect (the engine sends no telemetry).', noEffect: 'the engine sends no telemetry' },
+  { key: 'consoleAssetsDir', flag: 'console-assets-dir', env: [E('CONSOLE_ASSETS_DIR')], kind: 'string', schema: z.string().min(1),
+    help: 'Accepted for the original\'s configurations; no effect (the console is bundled and served by the engine).',
+    noEffect: 'the console is bundled and served by the engine' },
   { key: 'host', flag: 'server-host', env: [E('SERVER_HOST')], kind: 'string', schema: z.string().min(1), default: '*',
     help: 'Interface to listen on (* = all).' },
   { key: 'port', flag: 'server-port', env: [E('SERVER_PORT')], kind: 'int', schema: int(0, 65535), default: 8080,
     help: 'HTTP port (0 = any free port).' },
   { key: 'adminSecret', flag: 'admin-secret', env: [E('ADMIN_SECRET'), E('ACCESS_KEY')], kind: 'string', schema: z.string().min(1),
-    help: 'Admin secret; requests must send it in X-Engine-Admin-Secret.' },
+    help: 'Admin secret; requests must send it in X-Engine-Admin-Secret (--access-key: its deprecated name).' },
   { key: 'metricsSecret', flag: 'metrics-secret', env: [E('METRICS_SECRET')], kind: 'string', schema: z.string().min(1),
     help: 'Secret for GET /v1/metrics, sent as Authorization: Bearer <secret> (admin requests are always allowed).' },
   { key: 'enabledApis', flag: 'enabled-apis', env: [E('ENABLED_APIS')], kind: 'list', schema: z.array(z.enum(APIS)).min(1),
@@ -249,17 +311,31 @@ function setKey(target: Record<string, unknown>, key: string, value: unknown): v
 /** The whole configuration from flags (already split) and env. Throws ConfigError. */
 export function configFrom(flags: Map<SettingDef, string>, env: Record<string, string | undefined>): ServerConfig {
   const raw: Record<string, unknown> = {};
+  const unused: ServerConfig['unused'] = [];
   for (const def of SETTINGS) {
     const flag = flags.get(def);
     let value: unknown = def.default;
-    if (flag !== undefined) value = parseValue(def, flag, `--${def.flag}`);
+    let source: string | null = null;
+    if (flag !== undefined) value = parseValue(def, flag, (source = `--${def.flag}`));
     else {
       const envName = def.env.find((n) => env[n] !== undefined && env[n] !== '');
-      if (envName !== undefined) value = parseValue(def, env[envName]!, envName);
+      if (envName !== undefined) value = parseValue(def, env[envName]!, (source = envName));
     }
+    if (source !== null && def.noEffect !== undefined) unused.push({ setting: describe(def, source), reason: def.noEffect });
     if (value !== undefined) setKey(raw, def.key, value);
   }
   const config = raw as unknown as ServerConfig;
+  config.unused = unused;
+  try {
+    const db = databaseUrlFrom(config.databaseUrl, {
+      host: config.pgHost, port: config.pgPort, user: config.pgUser, password: config.pgPassword, dbname: config.pgDatabase,
+      options: config.pgConnectionOptions,
+    });
+    config.databaseUrl = db.url;
+    unused.push(...db.unused);
+  } catch (e) {
+    throw new ConfigError((e as Error).message);
+  }
   checkAuthModes(config);
   return config;
 }
@@ -301,7 +377,7 @@ export const isApiEnabled = (c: ServerConfig, api: Api): boolean => c.enabledApi
 export function settingsHelp(): string {
   const rows = SETTINGS.map((s) => {
     const dflt = s.default === undefined ? '' : ` [default: ${Array.isArray(s.default) ? s.default.join(',') : String(s.default)}]`;
-    return `  --${s.flag}${s.kind === 'bool' ? '' : ' VALUE'}\n      ${s.env.join(', ')}\n      ${s.help}${dflt}`;
+    return `  --${s.flag}${s.kind === 'bool' ? '' : ' VALUE'}\n      ${s.env.length ? s.env.join(', ') : '(flag only)'}\n      ${s.help}${dflt}`;
   });
   return rows.join('\n');
 }

@@ -56,6 +56,18 @@ export function serverConfigurationDetail(c: ServerConfig): Record<string, unkno
       sync_poll_interval: c.syncPollInterval,
       min_metadata_version_wait: c.minVersionWait,
       data_dir: c.databaseUrl === undefined ? c.dataDir : null,
+      transaction_isolation: `ISOLATION LEVEL ${c.txIsolation.replace('-', ' ').toUpperCase()}`,
+      connection_retries: c.connectionRetries,
+      pg_timeout: c.pgTimeout,
+      pg_conn_lifetime: c.connLifetime,
+      log_headers_from_env: c.logHeadersFromEnv,
+      pg_stripes: c.pgStripes,
+      enable_telemetry: c.enableTelemetry,
+      console_assets_dir: c.consoleAssetsDir ?? null,
     },
   };
 }
+
+/** A setting given that does nothing here (or is overridden): the start-up line that says so. */
+export const unusedSettingDetail = (u: ServerConfig['unused'][number]): Record<string, unknown> =>
+  ({ kind: 'server_configuration', info: { message: `${u.setting} has no effect: ${u.reason}`, setting: u.setting } });

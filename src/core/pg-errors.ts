@@ -34,9 +34,32 @@ function internal(e: PgErrorLike, st: StatementInfo | null): Record<string, unkn
   };
 }
 
+// Note [Connection errors]
+// A connection that could not be made or was lost (refused, reset, closed, the server shutting down or starting
+// up, too many connections, SQLSTATE class 08 and 57P01-57P03) is not the statement's fault. The original answers
+// it with postgres-error "connection error", status 500, the connection's own error text as `internal`, and runs a
+// query again on a new connection first (./connection-retry.ts).
+const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const CONNECTION_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+/** node-postgres's own words for a connection that ended, never came up or is unusable. */
+const CONNECTION_MESSAGES = /^(Connection terminated|Client has encountered a connection error|Client was closed|timeout exceeded when trying to connect)/;
+
+/** Whether an error means the database connection was refused or lost, rather than a statement failing. */
+export function isConnectionError(e: unknown): boolean {
+  if (!(e instanceof Error) || e instanceof EngineError) return false;
+  const code = (e as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_ERRNOS.has(code) || CONNECTION_SQLSTATES.has(code) || code.startsWith('08'))) return true;
+  return CONNECTION_MESSAGES.test(e.message);
+}
+
+/** The original's answer to a refused or lost connection (Note [Connection errors]). */
+export const connectionError = (e: Error): EngineError =>
+  new EngineError('postgres-error', 'connection error', { status: 500, internal: e.message });
+
 /** Maps an error thrown while running SQL. EngineErrors pass through; non-Postgres errors become `unexpected`. */
 export function mapExecutionError(e: unknown, st: StatementInfo | null): EngineError {
   if (e instanceof EngineError) return e;
+  if (isConnectionError(e)) return connectionError(e as Error);
   if (!isPgError(e)) {
     return new EngineError('unexpected', 'database query error', { status: 500, internal: { message: e instanceof Error ? e.message : String(e) } });
   }

@@ -10,9 +10,11 @@ export interface TransactionClient {
  * Runs `work` in a transaction on `client`; when it throws, rolls back and rethrows. A ROLLBACK that fails as well
  * means the connection is broken: `onBroken` is told, so that its owner drops it rather than reuse it.
  */
-export async function inTransaction<T>(client: TransactionClient, work: () => Promise<T>, onBroken?: () => void): Promise<T> {
+export async function inTransaction<T>(
+  client: TransactionClient, work: () => Promise<T>, onBroken?: () => void, begin = 'BEGIN',
+): Promise<T> {
   try {
-    await client.query('BEGIN');
+    await client.query(begin);
     const result = await work();
     await client.query('COMMIT');
     return result;

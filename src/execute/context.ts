@@ -6,6 +6,7 @@ import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { PreparedOperation } from '../graphql/prepare.js';
+import type { TxIsolation } from '../config/config.js';
 import type { ClientHeaders, ExecutorFeatures } from './features.js';
 
 export type PrepareFn = (
@@ -23,6 +24,10 @@ export interface ExecuteContext {
   /** 0 disables the plan cache. */
   planCacheSize: number;
   showInternal: boolean;
+  /** Runs again on a new connection after a connection error (--retries; src/core/connection-retry.ts). */
+  connectionRetries: number;
+  /** Isolation of mutation transactions (--tx-iso). */
+  txIsolation: TxIsolation;
   requestId: string;
   prepare: PrepareFn;
   /** Separates the plans of another schema over the same state (POST /v1beta1/relay). */

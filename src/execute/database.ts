@@ -3,6 +3,8 @@
 import type pg from 'pg';
 import { log } from '../core/log.js';
 import { inTransaction } from '../core/transaction.js';
+import { connectRetrying, type RetryPolicy } from '../core/connection-retry.js';
+import type { TxIsolation } from '../config/config.js';
 import { splice } from '../sql/operation.js';
 import { resolveParams } from '../sql/params.js';
 import { PREVIOUS_RESULT } from '../sql/mutation-statement.js';
@@ -46,14 +48,16 @@ export async function runData(
 ): Promise<string> {
   if (!plan.sequential) {
     const q = queryStatement(ctx, plan, variables, req);
-    return splice(plan.pieces, q === null ? null : await runStatement(tx ?? ctx.pool, q.st, q.values));
+    return splice(plan.pieces, q === null ? null : await runStatement(tx ?? ctx.pool, q.st, q.values, tx ? undefined : retryPolicy(ctx)));
   }
   const src = { variables, sessionVariables: ctx.session.variables };
   if (log.wants('query-log')) logQuery(ctx, req, plan, null);
-  // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT.
-  const only = plan.statements.length === 1 ? plan.statements[0] : null;
+  // A lone mutation statement is atomic by itself and sets engine.user itself (CompiledSql.standalone): no BEGIN/COMMIT,
+  // unless another isolation than the default is asked for (only BEGIN can set it).
+  const only = plan.statements.length === 1 && ctx.txIsolation === 'read-committed' ? plan.statements[0] : null;
   if (only?.standalone) {
-    const row = await runStatement(tx ?? ctx.pool, only, resolveParams(only.slots, src));
+    const values = resolveParams(only.slots, src);
+    const row = tx ? await runStatement(tx, only, values) : await onConnection(ctx, (client) => runStatement(client, only, values));
     return splice(plan.pieces, [row?.[0] ?? null]);
   }
   if (plan.statements.length === 0) return splice(plan.pieces, []);
@@ -61,16 +65,40 @@ export async function runData(
   return splice(plan.pieces, await inSessionTransaction(ctx, (client) => runStatements(client, plan, src)));
 }
 
-/** Runs `fn` in a transaction with the session in `engine.user` (event triggers read it); commits if it returns. */
+export const retryPolicy = (ctx: ExecuteContext): RetryPolicy => ({ retries: ctx.connectionRetries, requestId: ctx.requestId });
+
+/**
+ * Runs a mutation's statement on a connection of its own: connecting is retried on connection errors, the statement
+ * never is (once sent, it may have run).
+ */
+async function onConnection<T>(ctx: ExecuteContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  const client = await connectRetrying(() => ctx.pool.connect(), retryPolicy(ctx));
+  try {
+    return await fn(client);
+  } finally {
+    client.release(); // the pool drops one whose connection ended
+  }
+}
+
+const BEGIN: Record<TxIsolation, string> = {
+  'read-committed': 'BEGIN ISOLATION LEVEL READ COMMITTED',
+  'repeatable-read': 'BEGIN ISOLATION LEVEL REPEATABLE READ',
+  serializable: 'BEGIN ISOLATION LEVEL SERIALIZABLE',
+};
+
+/**
+ * Runs `fn` in a transaction with the session in `engine.user` (event triggers read it); commits if it returns.
+ * Connecting is retried on connection errors (nothing of the mutation was sent yet).
+ */
 export async function inSessionTransaction<T>(ctx: ExecuteContext, fn: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-  const client = await ctx.pool.connect();
+  const client = await connectRetrying(() => ctx.pool.connect(), retryPolicy(ctx));
   // A connection that cannot even roll back is broken: dropped instead of returned to the pool.
   let broken = false;
   try {
     return await inTransaction(client, async () => {
       await client.query("SELECT set_config('engine.user', $1, true)", [JSON.stringify(ctx.session.variables)]);
       return fn(client);
-    }, () => (broken = true));
+    }, () => (broken = true), BEGIN[ctx.txIsolation]);
   } finally {
     client.release(broken);
   }

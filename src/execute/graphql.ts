@@ -63,6 +63,8 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): Ex
     stringifyNumeric: ctx.config.stringifyNumericTypes,
     planCacheSize: ctx.config.queryPlanCacheSize,
     showInternal: showInternal(ctx.session, ctx.config),
+    connectionRetries: ctx.config.connectionRetries,
+    txIsolation: ctx.config.txIsolation,
     requestId: ctx.requestId,
     prepare: prepareOf(front, ctx.features.extensions, ctx.config.enableAllowlist),
     // Every optional member present from the start: one object shape for every request's context (members added

@@ -9,7 +9,10 @@ import { planFor, type Plan } from './plan.js';
 import { queryStatement, runData } from './database.js';
 import { runMixed } from './mixed.js';
 import { answered, failed, type GraphQLResult } from './result.js';
-import { sendStatement, statementError } from './statement.js';
+import { isConnectionError } from '../core/pg-errors.js';
+import { retryAfter } from '../core/connection-retry.js';
+import { retryPolicy } from './database.js';
+import { sendStatement, statementError, submitStatement } from './statement.js';
 
 /** A request validated and planned, not yet run (websockets tell pre-execution errors from execution errors). */
 export interface PlannedRequest {
@@ -68,6 +71,13 @@ export function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLReques
   return new Promise((resolve) => {
     sendStatement(ctx.pool, st, values, (e, r) => {
       try {
+        if (e && ctx.connectionRetries > 0 && isConnectionError(e)) {
+          resolve(retryAfter(e, retryPolicy(ctx), () => submitStatement(ctx.pool, st, values)).then(
+            (again) => answered(ctx, req, dataText(plan.pieces, again.rows[0] ?? null)),
+            (err: unknown) => failed(ctx, statementError(st, values, err), req),
+          ));
+          return;
+        }
         resolve(e ? failed(ctx, statementError(st, values, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
       } catch (err) {
         resolve(failed(ctx, err, req));

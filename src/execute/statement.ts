@@ -4,7 +4,8 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
 import type { EngineError } from '../core/errors.js';
-import { mapExecutionError } from '../core/pg-errors.js';
+import { isConnectionError, mapExecutionError } from '../core/pg-errors.js';
+import { withRetries, type RetryPolicy } from '../core/connection-retry.js';
 import type { Statement } from './plan.js';
 
 /** pg's query result class (rows as arrays are asked for by giving one to the query). */
@@ -47,15 +48,28 @@ export function sendStatement(target: pg.Pool | pg.PoolClient, st: Statement, va
   (target as unknown as { query(q: ArrayQuery, cb: Callback): void }).query(new ArrayQuery(st.name, st.text, values), cb);
 }
 
-/** A statement's first row (or null); throws its failure as the request's error. */
-export function runStatement(target: pg.Pool | pg.PoolClient, st: Statement, values: unknown[]): Promise<unknown[] | null> {
-  return new Promise((resolve, reject) => {
-    sendStatement(target, st, values, (e, r) => (e ? reject(statementError(st, values, e)) : resolve(r.rows[0] ?? null)));
-  });
+/** A statement's result (rows as arrays). */
+export function submitStatement(target: pg.Pool | pg.PoolClient, st: Statement, values: unknown[]): Promise<ArrayResult> {
+  return new Promise((resolve, reject) => sendStatement(target, st, values, (e, r) => (e ? reject(e) : resolve(r))));
+}
+
+/**
+ * A statement's first row (or null); throws its failure as the request's error. With a retry policy (a query on
+ * the pool), run again on a new connection after a connection error.
+ */
+export async function runStatement(
+  target: pg.Pool | pg.PoolClient, st: Statement, values: unknown[], retry?: RetryPolicy,
+): Promise<unknown[] | null> {
+  try {
+    const r = retry ? await withRetries(retry, () => submitStatement(target, st, values)) : await submitStatement(target, st, values);
+    return r.rows[0] ?? null;
+  } catch (e) {
+    throw statementError(st, values, e);
+  }
 }
 
 /** A statement's failure as the request's error (at the statement's field when the database gave no path). */
 export function statementError(st: Statement, values: unknown[], e: unknown): EngineError {
   const err = mapExecutionError(e, { text: st.text, values });
-  return st.errorPath && err.path === '$' ? err.at(st.errorPath) : err;
+  return st.errorPath && err.path === '$' && !isConnectionError(e) ? err.at(st.errorPath) : err;
 }

@@ -2,6 +2,7 @@
 // Postgres text ("NULL" for SQL NULL), the header row first, only the last statement's result.
 import type pg from 'pg';
 import { EngineError } from '../core/errors.js';
+import { connectionError, isConnectionError } from '../core/pg-errors.js';
 
 export type RunSqlResult =
   | { result_type: 'CommandOk'; result: null }
@@ -44,6 +45,7 @@ async function exec(client: pg.ClientBase, sql: string): Promise<RunSqlResult> {
 }
 
 export function postgresError(e: unknown, statement: string): EngineError {
+  if (isConnectionError(e)) return connectionError(e as Error);
   const err = e as Error & { code?: string; hint?: string; detail?: string };
   if (!err || typeof err.code !== 'string') return new EngineError('unexpected', 'database query error', { status: 500 });
   return new EngineError('postgres-error', 'query execution failed', {

@@ -12,6 +12,8 @@ import { EngineError, isEngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { inTransaction } from '../core/transaction.js';
 import { runMetadataQuery } from './execute.js';
+import { connectRetrying } from '../core/connection-retry.js';
+import { connectionError, isConnectionError } from '../core/pg-errors.js';
 import { AppendConflict, appendEvents, crossesSnapshot, lockWriters, writeSnapshot } from '../../events/log.js';
 import { catchUp } from '../sync/catchup.js';
 import { clearActionLog } from '../actions/log.js';
@@ -20,6 +22,8 @@ import type { StateStore } from '../sync/state-store.js';
 
 export interface WriteContext {
   pool: pg.Pool;
+  /** Connecting is retried this often on connection errors (--retries): nothing of the operation was sent yet. */
+  connectionRetries: number;
   store: StateStore;
   projector: Projector;
   instanceId: string;
@@ -44,7 +48,7 @@ interface Who {
 /** Runs a metadata operation; throws EngineError (already rolled back) on failure. */
 export async function runMetadataWrite(w: WriteContext, body: unknown, who: Who): Promise<WriteResult> {
   for (let attempt = 1; ; attempt++) {
-    const client = await w.pool.connect();
+    const client = await connectRetrying(() => w.pool.connect(), { retries: w.connectionRetries, requestId: who.requestId });
     let released = false;
     try {
       const { response, next } = await inTransaction(client, () => writeOnce(w, client, body, who));
@@ -65,6 +69,7 @@ export async function runMetadataWrite(w: WriteContext, body: unknown, who: Who)
       // A connection that failed mid-transaction is not reused.
       client.release(err);
       released = true;
+      if (isConnectionError(err)) throw connectionError(err);
       throw new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: err.message, code: err.code } });
     } finally {
       if (!released) client.release();

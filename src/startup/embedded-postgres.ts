@@ -68,9 +68,26 @@ function postgresIds(): Ids {
   };
 }
 
+// Note [A probe that could not run]
+// Whether the postgres user reaches a folder is asked by running `test` as that user. `test` answers 0 (yes) or 1
+// (no); anything else (no exit status: the spawn failed, e.g. EAGAIN when fork or exec is refused under load or a
+// process limit, or a signal) is no answer at all. Taking it for a "no" moved data and binaries away although the
+// user could reach them. Such a probe is run again a few times, then start-up fails naming the reason.
+const PROBE_PAUSES_MS = [200, 500, 1000, 2000, 4000];
+
 /** Whether the postgres user passes `test <flag> <target>` (path resolution as that user, so every parent counts). */
-function userPasses(ids: Ids, flag: '-x' | '-w', target: string): boolean {
-  return spawnSync('test', [flag, target], { ...ids, stdio: 'ignore' }).status === 0;
+async function userPasses(ids: Ids, flag: '-x' | '-w', target: string, onLog: (line: string) => void): Promise<boolean> {
+  let reason = '';
+  for (let attempt = 0; ; attempt++) {
+    const r = spawnSync('test', [flag, target], { ...ids, stdio: 'ignore' });
+    if (r.status === 0 || r.status === 1) return r.status === 0;
+    reason = r.error ? r.error.message : r.signal !== null ? `killed by ${r.signal}` : `exit status ${r.status}`;
+    const pause = PROBE_PAUSES_MS[attempt];
+    if (pause === undefined) break;
+    onLog(`could not check whether the postgres user can reach ${target} (${reason}); trying again in ${pause} ms`);
+    await new Promise((resolve) => setTimeout(resolve, pause));
+  }
+  throw new Error(`could not check whether the postgres user can reach ${target}: ${reason} (${PROBE_PAUSES_MS.length + 1} attempts)`);
 }
 
 /** The nearest existing folder at or above `dir`. */
@@ -80,18 +97,20 @@ function existingAncestor(dir: string): string {
   return d;
 }
 
-function dataLocation(asked: string, ids: Ids, fallbackRoot: string): { dataDir: string; relocatedFrom: string | null } {
+async function dataLocation(
+  asked: string, ids: Ids, fallbackRoot: string, onLog: (line: string) => void,
+): Promise<{ dataDir: string; relocatedFrom: string | null }> {
   const fallback = path.join(fallbackRoot, `data-${createHash('sha256').update(asked).digest('hex').slice(0, 16)}`);
   if (existsSync(path.join(fallback, 'PG_VERSION')) && !existsSync(path.join(asked, 'PG_VERSION'))) {
     return { dataDir: fallback, relocatedFrom: asked };
   }
-  if (userPasses(ids, '-x', existingAncestor(path.dirname(asked)))) return { dataDir: asked, relocatedFrom: null };
+  if (await userPasses(ids, '-x', existingAncestor(path.dirname(asked)), onLog)) return { dataDir: asked, relocatedFrom: null };
   return { dataDir: fallback, relocatedFrom: asked };
 }
 
 /** The binaries folder the postgres user can run: the given one, or a copy under the fallback root. */
-function reachableNativeDir(nativeDir: string, ids: Ids, fallbackRoot: string): string {
-  if (userPasses(ids, '-x', path.join(nativeDir, 'bin', 'postgres'))) return nativeDir;
+async function reachableNativeDir(nativeDir: string, ids: Ids, fallbackRoot: string, onLog: (line: string) => void): Promise<string> {
+  if (await userPasses(ids, '-x', path.join(nativeDir, 'bin', 'postgres'), onLog)) return nativeDir;
   let version = 'unknown';
   try {
     version = (JSON.parse(readFileSync(path.join(nativeDir, '..', 'package.json'), 'utf8')) as { version: string }).version;
@@ -101,6 +120,7 @@ function reachableNativeDir(nativeDir: string, ids: Ids, fallbackRoot: string): 
   const copy = path.join(fallbackRoot, `pg-${version.replace(/[^\w.-]/g, '_')}`);
   const done = path.join(copy, '.complete');
   if (!existsSync(done)) {
+    await mkdir(fallbackRoot, { recursive: true, mode: 0o755 });
     cpSync(nativeDir, copy, { recursive: true, verbatimSymlinks: true, force: true });
     chmodSync(copy, 0o755);
     writeFileSync(done, `${nativeDir}\n`);
@@ -213,11 +233,8 @@ export async function startEmbeddedPostgres(options: EmbeddedOptions): Promise<E
   let dataDir = asked;
   let relocatedFrom: string | null = null;
   if (ids) {
-    ({ dataDir, relocatedFrom } = dataLocation(asked, ids, fallbackRoot));
-    if (relocatedFrom !== null || !userPasses(ids, '-x', path.join(nativeDir, 'bin', 'postgres'))) {
-      await mkdir(fallbackRoot, { recursive: true, mode: 0o755 });
-      nativeDir = reachableNativeDir(nativeDir, ids, fallbackRoot);
-    }
+    ({ dataDir, relocatedFrom } = await dataLocation(asked, ids, fallbackRoot, onLog));
+    nativeDir = await reachableNativeDir(nativeDir, ids, fallbackRoot, onLog);
   }
   const bin = path.join(nativeDir, 'bin');
   // A server from a killed earlier run would hold the folder: stop it, then start our own.

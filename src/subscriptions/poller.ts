@@ -9,6 +9,7 @@ import type { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { LiveQueryPlan } from '../sql/live.js';
 import { mapExecutionError } from '../core/pg-errors.js';
+import { withRetries } from '../core/connection-retry.js';
 
 /** Where a subscriber's results go. */
 export interface LiveSink {
@@ -28,6 +29,8 @@ export interface PollerOptions {
   pool: pg.Pool;
   batchSize: number;
   intervalMs: number;
+  /** A poll whose connection failed is run again on a new one this often (--retries). */
+  connectionRetries?: number;
 }
 
 interface Subscriber {
@@ -185,7 +188,9 @@ class Poller {
     this.owner.statements++;
     let rows: string[][];
     try {
-      const r = await this.owner.options.pool.query<string[]>({ name: this.name, text: this.plan.text, values: [ids, vars], rowMode: 'array' });
+      const { pool, connectionRetries = 0 } = this.owner.options;
+      const r = await withRetries({ retries: connectionRetries }, () =>
+        pool.query<string[]>({ name: this.name, text: this.plan.text, values: [ids, vars], rowMode: 'array' }));
       rows = r.rows;
     } catch (e) {
       const err = mapExecutionError(e, { text: this.plan.text, values: [ids, vars] });

@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import pgListen, { type Subscriber } from 'pg-listen';
 import { log } from '../core/log.js';
+import { ConnectionWatch } from '../core/connection-watch.js';
 import { NOTIFY_CHANNEL } from '../../events/log.js';
 import { catchUp } from './catchup.js';
 import type { Projector } from './projector.js';
@@ -32,6 +33,7 @@ export class MetadataSync {
   listenerPid: number | null = null;
   /** Since when (ms) the LISTEN connection is down; null while it is up (readiness: /healthz?strict=true). */
   disconnectedSince: number | null = Date.now();
+  private readonly watch = new ConnectionWatch('sync-listener-reconnect', 'metadata listener connection');
 
   constructor(private readonly o: SyncOptions) {}
 
@@ -55,6 +57,7 @@ export class MetadataSync {
     sub.events.on('error', (e) => {
       log.warn('sync-listener-error', { error: e });
       this.disconnectedSince ??= Date.now();
+      this.watch.lost();
       // pg-listen gave up: start a fresh subscriber (the poll covers the gap).
       if (!this.closed && this.subscriber === sub) {
         this.subscriber = null;
@@ -64,10 +67,12 @@ export class MetadataSync {
     });
     sub.events.on('reconnect', (attempt) => {
       this.disconnectedSince ??= Date.now();
+      this.watch.lost();
       log.info('sync-listener-reconnect', { attempt });
     });
     sub.events.on('connected', () => {
       this.disconnectedSince = null;
+      this.watch.back();
       void this.rememberPid(sub);
       // Notifications sent while we were away are lost: read the log.
       this.trigger();
@@ -76,6 +81,7 @@ export class MetadataSync {
     await sub.connect();
     await sub.listenTo(NOTIFY_CHANNEL);
     this.disconnectedSince = null;
+    this.watch.back();
     await this.rememberPid(sub);
   }
 

@@ -93,8 +93,23 @@ export function decide(o: Outcome, tries: number, retry: EventTriggerConf['retry
 
 export const timeoutMs = (conf: EventTriggerConf): number => 1000 * (conf.retry_conf.timeout_sec ?? DEFAULT_RETRY_CONF.timeout_sec);
 
+type LoggedHeader = { name: string; value: string } | { name: string; value_from_env: string };
+
+/**
+ * The headers sent, as the invocation log records them: one whose value came from an environment variable shows
+ * the variable (`value_from_env`), not its value, unless --log-headers-from-env (as the original).
+ */
+export function loggedHeaders(conf: EventTriggerConf, sent: Array<{ name: string; value: string }>, valuesFromEnv: boolean): LoggedHeader[] {
+  if (valuesFromEnv) return sent;
+  const fromEnv = new Map((conf.headers ?? []).flatMap((h) => ('value_from_env' in h ? [[h.name, h.value_from_env] as const] : [])));
+  return sent.map((h) => {
+    const variable = fromEnv.get(h.name);
+    return variable === undefined ? h : { name: h.name, value_from_env: variable };
+  });
+}
+
 /** event_invocation_logs.request / response, in the original's shape (version "2"). */
-export function invocationRequest(body: WebhookBody, headers: Array<{ name: string; value: string }>): unknown {
+export function invocationRequest(body: WebhookBody, headers: LoggedHeader[]): unknown {
   return { payload: body, headers, version: '2' };
 }
 

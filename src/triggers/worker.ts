@@ -4,13 +4,14 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { log } from '../core/log.js';
+import { ConnectionWatch } from '../core/connection-watch.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { eventTriggers } from '../../events/types.js';
 import { EVENTS_CHANNEL } from './capture.js';
 import { logDelivery, wantsDeliveryLog } from './delivery-log.js';
 import { makeAgents, postJson, type Agents } from './webhook.js';
 import {
-  configuredHeaders, decide, invocationRequest, invocationResponse, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
+  configuredHeaders, decide, invocationRequest, invocationResponse, loggedHeaders, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
   type ClaimedEvent, type Env, type Outcome, type TriggerIndex,
 } from './payload.js';
 import { BEACON_PREFIX, claimEvents, heartbeat, releaseEvents, storeResults, type AttemptResult } from './store.js';
@@ -27,6 +28,8 @@ export interface WorkerOptions {
   graceMs?: number;
   userAgent: string;
   env?: Env;
+  /** Invocation logs show the values of headers from environment variables (--log-headers-from-env). */
+  logHeadersFromEnv?: boolean;
 }
 
 // Note [Event lease]
@@ -52,6 +55,8 @@ export class EventWorker {
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private retryTimers = new Set<NodeJS.Timeout>();
   private indexFor: { metadata: Metadata; index: TriggerIndex } | null = null;
+  private readonly beaconWatch = new ConnectionWatch('events-listen', 'event notification connection');
+  private readonly fetching = new ConnectionWatch('events-fetch', 'fetching events');
 
   constructor(private readonly o: WorkerOptions) {
     this.agents = makeAgents(o.poolSize);
@@ -119,6 +124,7 @@ export class EventWorker {
     c.on('error', (e) => {
       if (this.beacon !== c) return;
       log.warn('events-listen', { message: 'event notification connection lost, reconnecting', error: e });
+      this.beaconWatch.lost();
       this.beacon = null;
       void c.end().catch(() => undefined);
       void this.reconnect();
@@ -134,6 +140,7 @@ export class EventWorker {
       await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
       try {
         await this.connectBeacon();
+        this.beaconWatch.back();
         this.wake();
         return;
       } catch (e) {
@@ -167,8 +174,10 @@ export class EventWorker {
         try {
           const events = await claimEvents(this.o.pool, { worker: this.id, limit: Math.min(free, 100), triggers: [...index.keys()], leaseMs: this.leaseMs });
           claimed = events.length;
+          this.fetching.back();
           for (const e of events) this.deliver(e, index);
         } catch (e) {
+          this.fetching.lost();
           log.warn('events-fetch', { message: 'cannot fetch events', error: e });
         }
       }
@@ -217,7 +226,7 @@ export class EventWorker {
     this.pending.push({
       id: e.id,
       status: outcomeStatus(outcome),
-      request: invocationRequest(body, headers),
+      request: invocationRequest(body, loggedHeaders(t.conf, headers, this.o.logHeadersFromEnv ?? false)),
       response: invocationResponse(outcome),
       delivered: d.kind === 'delivered',
       error: d.kind === 'error',

@@ -95,3 +95,54 @@ test('splitArgs keeps positional words and allowed extra flags', (t) => {
   t.is(a.unknown.get('output'), 'x');
   t.is(a.flags.size, 1);
 });
+
+// Issue 34: the original's serve options a switching configuration sets.
+test('the original\'s pool and transaction options: defaults, env vars, flags', (t) => {
+  const d = parseConfig([], {});
+  t.like(d, { connectionRetries: 1, txIsolation: 'read-committed', pgTimeout: 180, connLifetime: 600, logHeadersFromEnv: false, pgStripes: 1, enableTelemetry: true });
+  t.deepEqual(d.unused, []);
+  const env = parseConfig([], {
+    ENGINE_GRAPHQL_NO_OF_RETRIES: '3', ENGINE_GRAPHQL_TX_ISOLATION: 'serializable', ENGINE_GRAPHQL_PG_TIMEOUT: '30',
+    ENGINE_GRAPHQL_PG_CONN_LIFETIME: '0', ENGINE_GRAPHQL_LOG_HEADERS_FROM_ENV: 'true',
+  });
+  t.like(env, { connectionRetries: 3, txIsolation: 'serializable', pgTimeout: 30, connLifetime: 0, logHeadersFromEnv: true });
+  const flags = parseConfig(['--retries', '0', '--tx-iso', 'repeatable-read', '--timeout', '5', '--conn-lifetime', '60', '--log-headers-from-env'], {
+    ENGINE_GRAPHQL_TX_ISOLATION: 'serializable',
+  });
+  t.like(flags, { connectionRetries: 0, txIsolation: 'repeatable-read', pgTimeout: 5, connLifetime: 60, logHeadersFromEnv: true });
+});
+
+test('bad transaction isolation', bad(['--tx-iso', 'snapshot'], {}, /--tx-iso.*ENGINE_GRAPHQL_TX_ISOLATION.*"snapshot"/));
+
+test('the database as separate settings makes the URL; options apply to a URL too', (t) => {
+  const c = parseConfig(['--host', 'db.example', '--port', '6543', '--user', 'al ice', '--password', 'p@ss:w/rd', '--dbname', 'shop',
+    '--pg-connection-options', '-c extra_float_digits=3'], {});
+  const u = new URL(c.databaseUrl!);
+  t.like(u, { hostname: 'db.example', port: '6543', username: 'al%20ice', pathname: '/shop' });
+  t.is(decodeURIComponent(u.password), 'p@ss:w/rd');
+  t.is(u.searchParams.get('options'), '-c extra_float_digits=3');
+  t.is(new URL(parseConfig(['--host', '::1', '--port', '1', '--user', 'u', '--dbname', 'd'], {}).databaseUrl!).hostname, '[::1]');
+  t.is(parseConfig(['--host', '/var/run/postgresql', '--port', '5432', '--user', 'u', '--dbname', 'd'], {}).databaseUrl, 'postgres://u@%2Fvar%2Frun%2Fpostgresql:5432/d');
+  const withUrl = parseConfig(['--pg-connection-options', '-c statement_timeout=5s'], { ENGINE_GRAPHQL_DATABASE_URL: 'postgres://a@h/db?sslmode=disable' });
+  t.is(withUrl.databaseUrl, 'postgres://a@h/db?sslmode=disable&options=-c+statement_timeout%3D5s');
+});
+
+test('a database URL wins over separate settings, which start-up reports as unused', (t) => {
+  const c = parseConfig(['--host', 'other', '--dbname', 'x'], { ENGINE_GRAPHQL_DATABASE_URL: 'postgres://a@h/db' });
+  t.is(c.databaseUrl, 'postgres://a@h/db');
+  t.deepEqual(c.unused.map((u) => u.setting), ['--host', '--dbname']);
+});
+
+test('separate database settings need host, port, user and dbname', bad(['--host', 'h', '--user', 'u'], {},
+  /expecting all of --host, --port, --user, --dbname .*missing --port, --dbname/));
+
+test('--access-key is the deprecated name of --admin-secret', (t) => {
+  t.is(parseConfig(['--access-key', 'k'], {}).adminSecret, 'k');
+});
+
+test('--stripes, --enable-telemetry, --console-assets-dir are accepted and reported as without effect', (t) => {
+  const c = parseConfig(['--stripes', '4', '--console-assets-dir', '/srv/console-assets'], { ENGINE_GRAPHQL_ENABLE_TELEMETRY: 'false' });
+  t.like(c, { pgStripes: 4, enableTelemetry: false, consoleAssetsDir: '/srv/console-assets' });
+  t.deepEqual(c.unused.map((u) => u.setting), ['--stripes (ENGINE_GRAPHQL_PG_STRIPES)', 'ENGINE_GRAPHQL_ENABLE_TELEMETRY (--enable-telemetry)',
+    '--console-assets-dir (ENGINE_GRAPHQL_CONSOLE_ASSETS_DIR)']);
+});

@@ -34,7 +34,7 @@ function runtime(store: StateStore, pool: pg.Pool): Runtime {
     databaseUrl: 'postgres://nobody@127.0.0.1:1/none',
     authConfig: {},
     auth: { deps: {}, stop() {} },
-    write: { pool, store, projector, instanceId: 'test', snapshotInterval: 500 },
+    write: { pool, store, projector, instanceId: 'test', snapshotInterval: 500, connectionRetries: 1 },
     features,
     metrics: new EngineMetrics(),
   };

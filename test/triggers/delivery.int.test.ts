@@ -94,6 +94,10 @@ test.serial('the payload of each op, User-Agent and configured headers, a webhoo
   t.is(logs.rows.length, 1);
   t.is(logs.rows[0].status, 200);
   t.deepEqual(logs.rows[0].request.payload, ins.body);
+  // A header from an environment variable is logged as the variable, not its value (without --log-headers-from-env).
+  t.deepEqual(logs.rows[0].request.headers, [
+    { name: 'User-Agent', value: `engine-graphql-engine/${ENGINE_VERSION}` }, { name: 'X-From-Value', value: 'v1' }, { name: 'X-From-Env', value_from_env: 'H11_HEADER' },
+  ]);
   t.like(logs.rows[0].response, { type: 'webhook_response', data: { status: 200, body: '{"ok":true}' } });
 });
 
@@ -177,4 +181,32 @@ test.serial('invoke_event_trigger: a MANUAL event with the payload as data; rede
   t.like(off.body, { code: 'not-supported', error: 'manual mode is not enabled for event trigger' });
   const unknown = await e.query({ type: 'invoke_event_trigger', args: { name: 'nope', payload: {} } });
   t.like(unknown.body, { code: 'not-exists', error: 'event trigger "nope" does not exist' });
+});
+
+test.serial('--log-headers-from-env: the invocation log shows the value of a header from the environment', async (t) => {
+  const database = await createTestDatabase('h34');
+  const withValues = await startTestEngine({ database, eventsFetchInterval: 200, logHeadersFromEnv: true });
+  const c = new pg.Client({ connectionString: database.url });
+  await c.connect();
+  try {
+    await queryOk(withValues, {
+      type: 'bulk',
+      args: [
+        { type: 'run_sql', args: { sql: 'CREATE TABLE logged (id int PRIMARY KEY)' } },
+        { type: 'track_table', args: 'logged' },
+        { type: 'create_event_trigger', args: { name: 'logged_t', table: 'logged', webhook: `${hook.url}/logged`, insert: { columns: '*' },
+          headers: [{ name: 'X-From-Value', value: 'v1' }, { name: 'X-From-Env', value_from_env: 'H11_HEADER' }] } },
+      ],
+    });
+    await c.query('INSERT INTO logged VALUES (1)');
+    await hook.waitFor(at('/logged'));
+    const logs = await until(async () => (await c.query('SELECT request FROM engine_catalog.event_invocation_logs')).rows, (rs) => rs.length > 0);
+    t.deepEqual(logs.map((r) => r.request.headers), [[
+      { name: 'User-Agent', value: `engine-graphql-engine/${ENGINE_VERSION}` }, { name: 'X-From-Value', value: 'v1' }, { name: 'X-From-Env', value: 'from-env' },
+    ]]);
+  } finally {
+    await c.end();
+    await withValues.close();
+    await database.drop();
+  }
 });
