@@ -107,7 +107,7 @@ export function exportTable(t: TableMeta): Record<string, unknown> {
   if (objRels.length) out.object_relationships = objRels.map(exportRelationship);
   const arrRels = Object.values(t.array_relationships).sort(byName);
   if (arrRels.length) out.array_relationships = arrRels.map(exportRelationship);
-  const cfs = Object.values(t.computed_fields);
+  const cfs = Object.values(t.computed_fields).sort(byName);
   if (cfs.length) {
     out.computed_fields = cfs.map((cf) => {
       const o: Record<string, unknown> = { name: cf.name, definition: exportComputedFieldDefinition(cf.definition) };
@@ -115,7 +115,7 @@ export function exportTable(t: TableMeta): Record<string, unknown> {
       return o;
     });
   }
-  if (t.remote_relationships.length) out.remote_relationships = t.remote_relationships;
+  if (t.remote_relationships.length) out.remote_relationships = [...(t.remote_relationships as Array<{ name: string }>)].sort(byName);
   for (const kind of PERM_KINDS) {
     const perms = Object.values(t[permKey(kind)]).sort(byRole);
     if (perms.length) out[`${kind}_permissions`] = perms.map((p) => exportPermission(kind, p as PermissionMeta));
@@ -162,14 +162,15 @@ export function exportMetadata(m: Metadata): Record<string, unknown> {
   // by schema then name, relationships and event triggers by name, permissions by role, remote schemas, query
   // collections, allow-list entries and actions by name, an action's permissions by role). Lists it stores as one
   // document keep the order they were given in: the queries of a collection, custom types, headers, arguments.
-  // Computed fields, remote relationships and cron triggers it reads with no ORDER BY, so in the order they were
-  // stored: creation order here.
+  // Computed fields, remote relationships and cron triggers it reads with no ORDER BY (an order Postgres does not
+  // promise): by name here too, so that every list made of objects created one by one comes out the same whatever
+  // order they were created in.
   if (m.remote_schemas.length) out.remote_schemas = [...(m.remote_schemas as Array<{ name: string }>)].sort(byName);
   if (m.query_collections.length) out.query_collections = [...(m.query_collections as Array<{ name: string }>)].sort(byName);
   if (m.allowlist.length) out.allowlist = [...(m.allowlist as Array<{ collection: string }>)].sort(byCollection);
   if (m.actions.length) out.actions = [...(m.actions as ActionMeta[])].sort(byName).map(exportAction);
   if (nonEmpty(m.custom_types)) out.custom_types = exportCustomTypes(m.custom_types as CustomTypes);
-  if (m.cron_triggers.length) out.cron_triggers = m.cron_triggers;
+  if (m.cron_triggers.length) out.cron_triggers = [...(m.cron_triggers as Array<{ name: string }>)].sort(byName);
   return out;
 }
 

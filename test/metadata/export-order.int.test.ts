@@ -5,8 +5,9 @@
 //   - remote schemas, query collections (collection_name) and allow-list entries by name;
 //   - actions by name (json_agg ... ORDER BY action_name), an action's permissions by role.
 // It stores a collection's definition and the custom types as one JSON document each, so the queries of a
-// collection and the custom types keep the order they were given in; computed fields and cron triggers it reads
-// with no ORDER BY at all, so they come back in the order they were stored (creation order).
+// collection and the custom types keep the order they were given in. Computed fields and cron triggers it reads
+// with no ORDER BY at all (an order Postgres does not promise): the engine orders them by name as well, so that
+// every list of objects created one by one is ordered by name (issue 34, item 4).
 import test from 'ava';
 import { queryOk, startTestEngine, type TestEngine } from '../helpers/engine.js';
 
@@ -76,7 +77,7 @@ test.serial('every list of the export in the original\'s order, and a replace of
   const [article, author] = m.tables;
   t.deepEqual(names(article.object_relationships), ['editor', 'writer']);
   t.deepEqual(author.select_permissions?.map((p) => p.role), ['anon', 'user']);
-  t.deepEqual(names(author.computed_fields), ['zeta_shout', 'alpha_whisper'], 'computed fields: creation order');
+  t.deepEqual(names(author.computed_fields), ['alpha_whisper', 'zeta_shout'], 'computed fields: by name');
   t.deepEqual(m.functions.map((f) => f.function.name), ['alpha_search', 'zeta_search']);
   t.deepEqual(names(m.query_collections), ['alpha', 'mid', 'zeta']);
   t.deepEqual(names(m.query_collections[2].definition.queries), ['q_b', 'q_a'], 'queries: the order given');
@@ -85,10 +86,10 @@ test.serial('every list of the export in the original\'s order, and a replace of
   t.deepEqual(m.actions[0].permissions?.map((p) => p.role), ['anon', 'editor', 'user']);
   t.deepEqual(names(m.custom_types.objects), ['Zeta', 'Alpha'], 'custom types: the order given');
 
-  // Cron triggers come in through replace_metadata only: kept in the order stored.
+  // Cron triggers given out of order: by name.
   const cron = (name: string) => ({ name, webhook: 'http://127.0.0.1:1/cron', schedule: '0 * * * *', include_in_metadata: true });
   await ok({ type: 'replace_metadata', args: { ...m, cron_triggers: [cron('zeta_cron'), cron('alpha_cron')] } });
   const again = (await ok({ type: 'export_metadata', args: {} })) as Exported;
-  t.deepEqual(names(again.cron_triggers), ['zeta_cron', 'alpha_cron']);
+  t.deepEqual(names(again.cron_triggers), ['alpha_cron', 'zeta_cron']);
   t.is(JSON.stringify({ ...again, cron_triggers: undefined }), JSON.stringify(m), 'a replace of the export exports the same, in the same order');
 });
