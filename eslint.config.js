@@ -21,8 +21,10 @@ const LAYERS = {
   sync: ['core', 'catalog', 'cache', 'events', 'projections', 'remote'],
   // Event triggers' capture and delivery, and the live-query pollers.
   triggers: ['core', 'catalog', 'cache', 'sql', 'events', 'projections'],
+  // Scheduled triggers: cron triggers' catalog rows and generated events, one-off events, their delivery worker.
+  scheduled: ['core', 'catalog', 'cache', 'events', 'projections', 'triggers'],
   subscriptions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'execute', 'sync', 'config'],
-  metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'actions', 'remote', 'triggers', 'sync', 'events', 'projections'],
+  metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'execute', 'actions', 'remote', 'triggers', 'scheduled', 'sync', 'events', 'projections'],
   http: [], // may import everything; nothing imports it
 };
 const SRC = Object.keys(LAYERS);

@@ -2,6 +2,7 @@
 // reads after a seq, and snapshots every N events so start-up does not replay the whole history.
 import type pg from 'pg';
 import { EVENT_BATCH_MIGRATION, EVENT_LOG_MIGRATION } from './event-log-schema.js';
+import { SCHEDULED_TRIGGERS_MIGRATION } from './scheduled-schema.js';
 import type { Event } from './types.js';
 
 export const CATALOG_SCHEMA = 'engine_catalog';
@@ -83,6 +84,8 @@ const MIGRATIONS: string[][] = [
   // Capture writes a statement's events as one batch row; event_log becomes a view over rows and batches
   // (Note [Event batches], event-log-schema.ts).
   EVENT_BATCH_MIGRATION,
+  // Scheduled triggers: cron triggers, their events, one-off scheduled events and their invocation logs.
+  SCHEDULED_TRIGGERS_MIGRATION,
 ];
 
 export const CATALOG_VERSION = MIGRATIONS.length;

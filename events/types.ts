@@ -206,7 +206,11 @@ export type Event =
   | E<'action_updated', { name: string; definition: ActionDefinition }>
   | E<'action_dropped', { name: string; clear_data: boolean }>
   | E<'action_permission_created', { action: string; role: string; comment: string | null }>
-  | E<'action_permission_dropped', { action: string; role: string }>;
+  | E<'action_permission_dropped', { action: string; role: string }>
+  | E<'cron_trigger_created', { trigger: import('./decide/cron-triggers.js').CronTriggerMeta }>
+  /** create_cron_trigger with replace: the definition is swapped, its unstarted events are generated again. */
+  | E<'cron_trigger_updated', { trigger: import('./decide/cron-triggers.js').CronTriggerMeta }>
+  | E<'cron_trigger_deleted', { name: string }>;
 
 export type EventType = Event['type'];
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
@@ -259,6 +263,9 @@ export const CATALOG_EFFECT: Record<EventType, CatalogEffect> = {
   action_dropped: 'none',
   action_permission_created: 'none',
   action_permission_dropped: 'none',
+  cron_trigger_created: 'none',
+  cron_trigger_updated: 'none',
+  cron_trigger_deleted: 'none',
 };
 
 

@@ -23,6 +23,7 @@ import { fold } from '../projections/replay.js';
 import { emptyMetadata } from '../projections/metadata.js';
 import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history-cli.js';
 import { reconcileEventTriggers } from './triggers/reconcile.js';
+import { reconcileCronTriggers } from './scheduled/catalog.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
@@ -202,6 +203,8 @@ async function historyReplay(config: ServerConfig, file: string): Promise<number
     if (seq >= config.snapshotInterval) await writeSnapshot(client, seq, metadata);
     // The replayed metadata's event triggers get their capture triggers (the log holds no DDL for them).
     await reconcileEventTriggers(client, metadata);
+    // Its cron triggers get their catalog rows and upcoming events.
+    await reconcileCronTriggers(client, metadata);
     await client.query('COMMIT');
     process.stderr.write(`engine: replayed ${events.length} events (seq ${seq})\n`);
     return 0;

@@ -5,6 +5,7 @@ import type { CacheCheck } from './cache/build.js';
 import type { SchemaExtensions } from './graphql/schema/build.js';
 import { actionMutationFields, actionQueryFields } from './actions/root-fields.js';
 import { remoteSchemaCheck, withRemoteSchemas } from './remote/schema.js';
+import { cronTriggerCheck } from './scheduled/check.js';
 
 export interface Features {
   /** Run in order on every schema cache built (sync/projector.ts, metadata/execute.ts). */
@@ -16,10 +17,10 @@ export interface Features {
 const actions: SchemaExtensions = { queryFields: [actionQueryFields], mutationFields: [actionMutationFields], roleSchema: [] };
 
 /**
- * The engine's features. Remote schemas are checked against the tables' and the actions' root fields (a remote
+ * The engine's features. Cron triggers are checked for their environment variables. Remote schemas are checked against the tables' and the actions' root fields (a remote
  * field clashing with an action is a conflict), and merged into every role's schema after them.
  */
 export const features: Features = {
-  cacheChecks: [remoteSchemaCheck(actions)],
+  cacheChecks: [remoteSchemaCheck(actions), cronTriggerCheck],
   extensions: { ...actions, roleSchema: [withRemoteSchemas] },
 };

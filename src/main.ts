@@ -27,6 +27,9 @@ import { redactUrl, serverConfigurationDetail } from './startup-log.js';
 import { EngineMetrics } from './core/metrics.js';
 import { registerRuntimeMetrics } from './runtime-metrics.js';
 import { ActionWorker } from './actions/worker.js';
+import { ScheduledWorker } from './scheduled/worker.js';
+import { registerScheduledMetrics } from './scheduled/metrics.js';
+import { reconcileCronTriggers } from './scheduled/catalog.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -117,11 +120,13 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const actionPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: `engine-actions-${instanceId}`.slice(0, 63) });
   actionPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
   let worker: EventWorker | null = null;
+  let scheduledWorker: ScheduledWorker | null = null;
   let actionWorker: ActionWorker | null = null;
   const closeAll = async (): Promise<void> => {
     shuttingDown = true;
     // Deliveries in flight finish (or are released) while the database is still there.
     await worker?.stop();
+    await scheduledWorker?.stop();
     await actionWorker?.close();
     await actionPool.end().catch(() => undefined);
     await rt.sync?.close();
@@ -147,8 +152,19 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     fetchIntervalMs: config.eventsFetchInterval,
     userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
   });
+  scheduledWorker = new ScheduledWorker({
+    pool,
+    connectionString: databaseUrl,
+    metadata: () => store.get().metadata,
+    poolSize: config.scheduledEventsHttpPoolSize,
+    pollMs: config.eventsFetchInterval,
+    leaseMs: config.scheduledEventsLease * 1000,
+    userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
+    metrics: registerScheduledMetrics(rt.metrics, pool),
+  });
   try {
     await worker.start();
+    await scheduledWorker.start();
   } catch (e) {
     await closeAll();
     throw e;
@@ -184,7 +200,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       try {
         await ensureCatalogSchema(client);
         rt.store.swap(await loadState(client, rt.write.projector));
-        await reconcileOnStart(client, rt.store.get());
+        await reconcileOnStart(client, rt.store.get(), [reconcileCronTriggers]);
       } finally {
         client.release();
       }
