@@ -3,7 +3,7 @@
 // fresh, give them back, and take over the claims of instances that are gone or whose lease ran out.
 // Note [Scheduled event lease] (worker.ts) explains the claim rule.
 import type pg from 'pg';
-import type { ClaimedRow, ScheduledKind } from './payload.js';
+import { utcText, type ClaimedRow, type ScheduledKind } from './payload.js';
 
 /** application_name of each worker's LISTEN connection: its liveness beacon. */
 export const SCHEDULED_BEACON_PREFIX = 'engine-scheduled-';
@@ -46,7 +46,13 @@ export async function claimDue(pool: pg.Pool, kind: ScheduledKind, worker: strin
        extract(epoch FROM c.due_at) * 1000 AS due_ms, extract(epoch FROM now() - e.scheduled_time) AS age_s`,
     kind === 'cron' ? [worker, limit, triggers] : [worker, limit],
   );
-  return r.rows.map((x) => ({ ...x, due_ms: Number(x.due_ms), age_s: Number(x.age_s) }));
+  return r.rows.map((x) => ({
+    ...x,
+    scheduled_time: utcText(x.scheduled_time),
+    created_at: x.created_at === null ? null : utcText(x.created_at),
+    due_ms: Number(x.due_ms),
+    age_s: Number(x.age_s),
+  }));
 }
 
 /** Milliseconds (on the database's clock) until the next event this instance may claim is due; null: none. */
