@@ -244,7 +244,6 @@ export class ScheduledWorker {
       return;
     }
     const started = process.hrtime.bigint();
-    if (row.tries === 0) this.o.metrics?.lateness(row.kind, Math.max(0, Date.now() - row.due_ms) / 1000);
     if (isDead(d)) {
       this.o.metrics?.finished(row.kind, 'dead');
       if (wantsScheduledLog()) logScheduledDelivery(d, null, 'dead', started);
@@ -252,6 +251,7 @@ export class ScheduledWorker {
       await this.flush();
       return;
     }
+    if (row.tries === 0) this.o.metrics?.lateness(row.kind, Math.max(0, Date.now() - row.due_ms) / 1000);
     const outcome = await this.call(d, signal);
     if (signal.aborted) {
       // Shutdown cut it short: not an attempt; the event is given back for another instance or the next start.
