@@ -34,14 +34,17 @@ interface RawRow extends Omit<ClaimedRow, 'due_ms' | 'age_s'> {
 /**
  * Claims up to `limit` due events of one kind, the earliest due first, skipping rows another claim is taking:
  * status 'locked', the claim's time and this worker. Cron events only of the triggers this instance knows.
+ * The earliest `limit` scheduled events are taken in the due index's order and those not due yet left out after
+ * the LIMIT (due events come first in that order): with the time condition inside, a table whose statistics do not
+ * know its rows yet (10,000 events written at once) is planned as a scan and sort of every due event, per claim.
  */
 export async function claimDue(pool: pg.Pool, kind: ScheduledKind, worker: string, limit: number, triggers: string[]): Promise<ClaimedRow[]> {
   const r = await pool.query<RawRow>(
     `UPDATE ${TABLE[kind]} e SET status = 'locked', locked_at = clock_timestamp(), locked_by = $1
      FROM (SELECT e.id, ${due} AS due_at FROM ${TABLE[kind]} e
-           WHERE e.status = 'scheduled' AND ${due} <= now() ${kind === 'cron' ? 'AND e.trigger_name = ANY($3::text[])' : ''}
+           WHERE e.status = 'scheduled' ${kind === 'cron' ? 'AND e.trigger_name = ANY($3::text[])' : ''}
            ORDER BY ${due} LIMIT $2 FOR UPDATE SKIP LOCKED) c
-     WHERE e.id = c.id
+     WHERE e.id = c.id AND c.due_at <= now()
      RETURNING ${RETURNING[kind]}, ${utc('e.scheduled_time')} AS scheduled_time, e.tries,
        extract(epoch FROM c.due_at) * 1000 AS due_ms, extract(epoch FROM now() - e.scheduled_time) AS age_s`,
     kind === 'cron' ? [worker, limit, triggers] : [worker, limit],
@@ -96,13 +99,14 @@ export async function storeOutcomes(pool: pg.Pool, worker: string, outcomes: Sto
            AS r(id text, status text, retry_in double precision, logged boolean, log_status int, request json, response json)),
        logs AS (
          INSERT INTO ${LOG_TABLE[kind]} (event_id, status, request, response)
-         SELECT r.id, r.log_status, r.request, r.response FROM r JOIN ${TABLE[kind]} e ON e.id = r.id WHERE r.logged)
+         SELECT r.id, r.log_status, r.request, r.response FROM r JOIN ${TABLE[kind]} e ON e.id = r.id AND e.id = ANY($3::text[]) WHERE r.logged)
        UPDATE ${TABLE[kind]} e
        SET status = r.status, tries = e.tries + CASE WHEN r.logged THEN 1 ELSE 0 END,
            next_retry_at = CASE WHEN r.retry_in IS NULL THEN e.next_retry_at ELSE now() + make_interval(secs => r.retry_in) END,
            locked_at = NULL, locked_by = NULL
-       FROM r WHERE e.id = r.id AND e.locked_by = $2`,
-      [JSON.stringify(rows), worker],
+       FROM r WHERE e.id = r.id AND e.id = ANY($3::text[]) AND e.locked_by = $2`,
+      // The ids again as an array: an index condition (the planner knows nothing of the recordset's rows).
+      [JSON.stringify(rows), worker, rows.map((r) => r.id)],
     );
   }
 }

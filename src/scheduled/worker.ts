@@ -247,8 +247,7 @@ export class ScheduledWorker {
     if (isDead(d)) {
       this.o.metrics?.finished(row.kind, 'dead');
       if (wantsScheduledLog()) logScheduledDelivery(d, null, 'dead', started);
-      this.pending.push({ kind: row.kind, id: row.id, status: 'dead', retry_in: null, log: null });
-      await this.flush();
+      this.record({ kind: row.kind, id: row.id, status: 'dead', retry_in: null, log: null });
       return;
     }
     if (row.tries === 0) this.o.metrics?.lateness(row.kind, Math.max(0, Date.now() - row.due_ms) / 1000);
@@ -261,14 +260,23 @@ export class ScheduledWorker {
     const settled = settle(outcome, row.tries, d.retry);
     if (settled.status !== 'scheduled') this.o.metrics?.finished(row.kind, settled.status);
     if (wantsScheduledLog()) logScheduledDelivery(d, outcome, settled.status === 'scheduled' ? 'retry' : settled.status, started);
-    this.pending.push({
+    this.record({
       kind: row.kind,
       id: row.id,
       status: settled.status,
       retry_in: settled.status === 'scheduled' ? settled.retryIn : null,
       log: { status: outcomeStatus(outcome), request: invocationRequest(d, this.o.userAgent), response: invocationResponse(outcome) },
     });
-    await this.flush();
+  }
+
+  /**
+   * Queues an outcome for the next store. The delivery's slot is free at once (the claim stays in the table until
+   * the outcome is stored, and shutdown stores what is queued): waiting for the store would cap deliveries at what
+   * completes during one store round trip.
+   */
+  private record(outcome: StoredOutcome): void {
+    this.pending.push(outcome);
+    void this.flush().then(() => this.wake());
   }
 
   /** One POST; an unset environment variable is a client error of the attempt (status 1000), as a refused connection. */
