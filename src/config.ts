@@ -130,7 +130,7 @@ export const SETTINGS: SettingDef[] = [
   { key: 'queryPlanCacheSize', flag: 'query-plan-cache-size', env: [E('QUERY_PLAN_CACHE_SIZE')], kind: 'int',
     schema: int(0, 65535), default: 4000, help: 'Cached query plans (0 disables).' },
   { key: 'eventsFetchInterval', flag: 'events-fetch-interval', env: [E('EVENTS_FETCH_INTERVAL')], kind: 'int',
-    schema: int(1, 3_600_000), default: 1000, help: 'Event trigger poll interval in ms.' },
+    schema: int(1, 3_600_000), default: 1000, help: 'Event trigger and scheduled event poll interval in ms (NOTIFY is the fast path).' },
   { key: 'eventsHttpPoolSize', flag: 'events-http-pool-size', env: [E('EVENTS_HTTP_POOL_SIZE')], kind: 'int',
     schema: int(1, 10_000), default: 100, help: 'Concurrent event trigger deliveries.' },
   { key: 'scheduledEventsHttpPoolSize', flag: 'scheduled-events-http-pool-size', env: [E('SCHEDULED_EVENTS_HTTP_POOL_SIZE')], kind: 'int',
