@@ -37,6 +37,7 @@ interface RawRow extends Omit<ClaimedRow, 'due_ms' | 'age_s'> {
  * The earliest `limit` scheduled events are taken in the due index's order and those not due yet left out after
  * the LIMIT (due events come first in that order): with the time condition inside, a table whose statistics do not
  * know its rows yet (10,000 events written at once) is planned as a scan and sort of every due event, per claim.
+ * The status is checked again on the row updated: a row another claim took meanwhile is never claimed twice.
  */
 export async function claimDue(pool: pg.Pool, kind: ScheduledKind, worker: string, limit: number, triggers: string[]): Promise<ClaimedRow[]> {
   const r = await pool.query<RawRow>(
@@ -44,7 +45,7 @@ export async function claimDue(pool: pg.Pool, kind: ScheduledKind, worker: strin
      FROM (SELECT e.id, ${due} AS due_at FROM ${TABLE[kind]} e
            WHERE e.status = 'scheduled' ${kind === 'cron' ? 'AND e.trigger_name = ANY($3::text[])' : ''}
            ORDER BY ${due} LIMIT $2 FOR UPDATE SKIP LOCKED) c
-     WHERE e.id = c.id AND c.due_at <= now()
+     WHERE e.id = c.id AND c.due_at <= now() AND e.status = 'scheduled'
      RETURNING ${RETURNING[kind]}, ${utc('e.scheduled_time')} AS scheduled_time, e.tries,
        extract(epoch FROM c.due_at) * 1000 AS due_ms, extract(epoch FROM now() - e.scheduled_time) AS age_s`,
     kind === 'cron' ? [worker, limit, triggers] : [worker, limit],

@@ -4,11 +4,14 @@
 // with at most --scheduled-events-http-pool-size in flight, stores each attempt and its outcome, and tops the cron
 // triggers up to 100 upcoming events. On shutdown it finishes or gives back what it holds.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { log } from '../core/log.js';
 import type { Metadata } from '../../projections/metadata.js';
 import { cronTriggers, type CronTriggerMeta } from '../../events/decide/cron-triggers.js';
 import { makeAgents, postJson, type Agents } from '../triggers/http.js';
+import { Beacon } from '../triggers/beacon.js';
+import { BatchedStore } from '../triggers/batched-store.js';
+import { Waker } from '../triggers/wake.js';
 import type { Outcome } from '../triggers/payload.js';
 import { topUpCronEvents } from './catalog.js';
 import { logScheduledDelivery, wantsScheduledLog } from './delivery-log.js';
@@ -64,15 +67,13 @@ interface InFlight {
 
 export class ScheduledWorker {
   readonly id = randomBytes(8).toString('hex');
-  private beacon: pg.Client | null = null;
+  private readonly beacon: Beacon;
+  private readonly waker = new Waker();
   private stopping = false;
   private stopped: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
-  private wakePending = false;
   private readonly inFlight = new Map<string, InFlight>();
-  private readonly pending: StoredOutcome[] = [];
-  private flushing: Promise<void> | null = null;
+  private readonly outcomes: BatchedStore<StoredOutcome>;
   private readonly agents: Agents;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private generatorTimer: NodeJS.Timeout | null = null;
@@ -83,10 +84,15 @@ export class ScheduledWorker {
 
   constructor(private readonly o: ScheduledWorkerOptions) {
     this.agents = makeAgents(o.poolSize);
+    this.beacon = new Beacon({
+      connectionString: o.connectionString, name: `${SCHEDULED_BEACON_PREFIX}${this.id}`, channel: SCHEDULED_CHANNEL, logType: 'scheduled-listen',
+      onWake: () => this.wake(),
+    });
+    this.outcomes = new BatchedStore((batch) => storeOutcomes(o.pool, this.id, batch), 'scheduled-store');
   }
 
   async start(): Promise<void> {
-    await this.connectBeacon();
+    await this.beacon.connect();
     this.heartbeatTimer = setInterval(() => void this.refresh(), Math.max(250, this.o.leaseMs / 3));
     this.heartbeatTimer.unref();
     this.generatorTimer = setInterval(() => void this.generate(), this.o.generateEveryMs ?? 60_000);
@@ -112,64 +118,15 @@ export class ScheduledWorker {
     clearTimeout(timer);
     for (const x of this.inFlight.values()) x.abort.abort();
     await all;
-    await this.flush();
+    await this.outcomes.flush();
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.agents.http.destroy();
     this.agents.https.destroy();
-    await this.beacon?.end().catch(() => undefined);
-    this.beacon = null;
+    await this.beacon.close();
   }
 
   private wake(): void {
-    this.wakePending = true;
-    this.wakeUp?.();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.wakePending) {
-      this.wakePending = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = null;
-        this.wakePending = false;
-        done();
-      };
-    });
-  }
-
-  private async connectBeacon(): Promise<void> {
-    const c = new pg.Client({ connectionString: this.o.connectionString, application_name: `${SCHEDULED_BEACON_PREFIX}${this.id}` });
-    c.on('error', (e) => {
-      if (this.beacon !== c) return;
-      log.warn('scheduled-listen', { message: 'scheduled events notification connection lost, reconnecting', error: e });
-      this.beacon = null;
-      void c.end().catch(() => undefined);
-      void this.reconnect();
-    });
-    c.on('notification', () => this.wake());
-    await c.connect();
-    await c.query(`LISTEN ${SCHEDULED_CHANNEL}`);
-    this.beacon = c;
-  }
-
-  private async reconnect(): Promise<void> {
-    for (let attempt = 1; !this.stopping; attempt++) {
-      await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
-      try {
-        await this.connectBeacon();
-        this.wake();
-        return;
-      } catch (e) {
-        log.debug('scheduled-listen', { message: 'reconnect failed', error: e });
-      }
-    }
+    this.waker.wake();
   }
 
   /** The cron triggers this instance serves, by name. */
@@ -188,7 +145,7 @@ export class ScheduledWorker {
         log.warn('scheduled-fetch', { message: 'cannot fetch scheduled events', error: e });
       }
       if (this.stopping) break;
-      if (sleepMs > 0) await this.sleep(sleepMs);
+      if (sleepMs > 0) await this.waker.sleep(sleepMs);
     }
   }
 
@@ -203,7 +160,7 @@ export class ScheduledWorker {
     // With deliveries in flight, claim once a tenth of the pool is free rather than once per finished delivery.
     if (this.inFlight.size > 0 && free < Math.max(1, Math.floor(this.o.poolSize / 10))) return this.o.pollMs;
     // Without the beacon connection other instances would take our claims over: claim nothing meanwhile.
-    if (!this.beacon) return this.o.pollMs;
+    if (!this.beacon.up) return this.o.pollMs;
     const limit = Math.min(free, CLAIM_BATCH);
     let claimed = 0;
     // Neither kind starves the other: they take turns at claiming first.
@@ -275,8 +232,8 @@ export class ScheduledWorker {
    * completes during one store round trip.
    */
   private record(outcome: StoredOutcome): void {
-    this.pending.push(outcome);
-    void this.flush().then(() => this.wake());
+    this.outcomes.push(outcome);
+    void this.outcomes.flush().then(() => this.wake());
   }
 
   /** One POST; an unset environment variable is a client error of the attempt (status 1000), as a refused connection. */
@@ -287,33 +244,6 @@ export class ScheduledWorker {
       return await postJson(webhookUrl(d.webhook, env), JSON.stringify(d.body), headers, d.retry.timeout_seconds * 1000, this.agents, signal);
     } catch (err) {
       return { kind: 'client_error', message: (err as Error).message };
-    }
-  }
-
-  /** Stores pending outcomes; outcomes that arrive while a store runs go in the next one (natural batching). */
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0 || this.flushing) {
-      if (this.flushing) {
-        await this.flushing;
-        continue;
-      }
-      const batch = this.pending.splice(0, this.pending.length);
-      this.flushing = this.storeWithRetry(batch).finally(() => (this.flushing = null));
-      await this.flushing;
-    }
-  }
-
-  private async storeWithRetry(batch: StoredOutcome[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await storeOutcomes(this.o.pool, this.id, batch);
-        return;
-      } catch (err) {
-        // The events stay claimed meanwhile; if this instance dies they are delivered again (at least once).
-        log.warn('scheduled-store', { message: 'cannot store scheduled delivery outcomes, retrying', attempt, error: err });
-        if (attempt >= 20) return;
-        await new Promise((r) => setTimeout(r, Math.min(100 * attempt, 2000)));
-      }
     }
   }
 

@@ -7,14 +7,13 @@ import { useEffect, useRef, useState } from 'react';
 import { query } from '../api';
 import type { PageProps } from '../pages';
 import { href, navigate } from '../router';
-import { Confirm, ErrorBox, Json, Link, useAction } from '../ui';
+import { Confirm, ErrorBox, InvocationLogs, Json, Link, useAction, type Invocation } from '../ui';
 
 interface CronRow {
   name: string; webhook_conf: string; cron_schedule: string; payload: unknown; retry_conf: Record<string, number>;
   header_conf: unknown[]; include_in_metadata: boolean; comment: string | null;
 }
 interface EventRow { id: string; scheduled_time: string; status: string; tries: number; next_retry_at: string | null; comment?: string | null }
-interface Invocation { id: string; status: number | null; request: unknown; response: unknown; created_at: string }
 
 const catalogTable = (name: string) => ({ schema: 'engine_catalog', name });
 const TABS = {
@@ -234,18 +233,7 @@ function Events({ table, logs: logTable, where }: { table: string; logs: string;
           </tbody>
         </table>
       )}
-      {open && (
-        <div className="card" aria-label="Invocation logs">
-          <div className="title-row"><h4>Invocations of {open}</h4><button className="link" onClick={() => setOpen(null)}>Close</button></div>
-          {logs?.length === 0 && <p className="hint">No invocations yet.</p>}
-          {logs?.map((l) => (
-            <details key={l.id}>
-              <summary>{new Date(l.created_at).toLocaleString()} · status <b>{l.status ?? '–'}</b></summary>
-              <div className="sides"><div><h5>request</h5><Json value={l.request} /></div><div><h5>response</h5><Json value={l.response} /></div></div>
-            </details>
-          ))}
-        </div>
-      )}
+      {open && <InvocationLogs eventId={open} logs={logs} onClose={() => setOpen(null)} />}
     </div>
   );
 }
