@@ -12,6 +12,7 @@ import { makeAgents, postJson, type Agents } from '../triggers/http.js';
 import { Beacon } from '../triggers/beacon.js';
 import { BatchedStore } from '../triggers/batched-store.js';
 import { Waker } from '../triggers/wake.js';
+import { drainInFlight, type InFlightDelivery } from '../triggers/in-flight.js';
 import type { Outcome } from '../triggers/payload.js';
 import { topUpCronEvents } from './catalog.js';
 import { logScheduledDelivery, wantsScheduledLog } from './delivery-log.js';
@@ -59,10 +60,8 @@ const CLAIM_BATCH = 100;
 /** Shortest sleep when events are due but none could be claimed (another worker is claiming them). */
 const MIN_SLEEP_MS = 5;
 
-interface InFlight {
+interface InFlight extends InFlightDelivery {
   kind: ScheduledKind;
-  abort: AbortController;
-  done: Promise<void>;
 }
 
 export class ScheduledWorker {
@@ -112,12 +111,7 @@ export class ScheduledWorker {
     if (this.generatorTimer) clearInterval(this.generatorTimer);
     await this.loopDone;
     await this.generating;
-    const all = Promise.all([...this.inFlight.values()].map((x) => x.done));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise<void>((r) => (timer = setTimeout(r, this.o.graceMs ?? 5000)))]);
-    clearTimeout(timer);
-    for (const x of this.inFlight.values()) x.abort.abort();
-    await all;
+    await drainInFlight([...this.inFlight.values()], this.o.graceMs ?? 5000);
     await this.outcomes.flush();
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     this.agents.http.destroy();

@@ -12,6 +12,7 @@ import { makeAgents, postJson, type Agents } from './http.js';
 import { Beacon } from './beacon.js';
 import { BatchedStore } from './batched-store.js';
 import { Waker } from './wake.js';
+import { drainInFlight } from './in-flight.js';
 import {
   configuredHeaders, decide, invocationRequest, invocationResponse, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
   type ClaimedEvent, type Env, type Outcome, type TriggerIndex,
@@ -79,13 +80,7 @@ export class EventWorker {
     this.stopping = true;
     this.wake();
     await this.loopDone;
-    const grace = this.o.graceMs ?? 5000;
-    const all = Promise.all([...this.inFlight.values()].map((x) => x.done));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise<void>((r) => (timer = setTimeout(r, grace)))]);
-    clearTimeout(timer);
-    for (const x of this.inFlight.values()) x.abort.abort();
-    await all;
+    await drainInFlight([...this.inFlight.values()], this.o.graceMs ?? 5000);
     await this.outcomes.flush();
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     for (const t of this.retryTimers) clearTimeout(t);
