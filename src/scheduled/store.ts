@@ -134,19 +134,18 @@ export async function releaseClaims(pool: pg.Pool, worker: string, kind: Schedul
  * only those, never all claims (another instance may be delivering them). Returns how many.
  */
 export async function recoverClaims(pool: pg.Pool, leaseMs: number): Promise<number> {
-  let n = 0;
-  for (const kind of ['one_off', 'cron'] as const) {
-    const r = await pool.query(
-      `WITH live AS MATERIALIZED (
-         SELECT substr(application_name, ${SCHEDULED_BEACON_PREFIX.length + 1}) AS worker FROM pg_stat_activity
-         WHERE application_name LIKE '${SCHEDULED_BEACON_PREFIX}%')
-       UPDATE ${TABLE[kind]} e SET status = 'scheduled', locked_at = NULL, locked_by = NULL
-       WHERE e.status = 'locked'
-         AND (e.locked_at IS NULL OR e.locked_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
-              OR e.locked_by IS NULL OR e.locked_by NOT IN (SELECT worker FROM live))`,
-      [leaseMs],
-    );
-    n += r.rowCount ?? 0;
-  }
-  return n;
+  const stale = `e.status = 'locked'
+    AND (e.locked_at IS NULL OR e.locked_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
+         OR e.locked_by IS NULL OR e.locked_by NOT IN (SELECT worker FROM live))`;
+  const release = `SET status = 'scheduled', locked_at = NULL, locked_by = NULL`;
+  const r = await pool.query<{ n: number }>(
+    `WITH live AS MATERIALIZED (
+       SELECT substr(application_name, ${SCHEDULED_BEACON_PREFIX.length + 1}) AS worker FROM pg_stat_activity
+       WHERE application_name LIKE '${SCHEDULED_BEACON_PREFIX}%'),
+     one_off AS (UPDATE ${TABLE.one_off} e ${release} WHERE ${stale} RETURNING 1),
+     cron AS (UPDATE ${TABLE.cron} e ${release} WHERE ${stale} RETURNING 1)
+     SELECT ((SELECT count(*) FROM one_off) + (SELECT count(*) FROM cron))::int AS n`,
+    [leaseMs],
+  );
+  return r.rows[0].n;
 }
