@@ -119,13 +119,6 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   // The async actions worker has its own small pool: its polling never competes with requests for connections.
   const actionPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: `engine-actions-${instanceId}`.slice(0, 63) });
   actionPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
-  // The scheduled-delivery worker's own pool: its claims and outcomes never wait for request connections, and they
-  // commit without waiting for the WAL flush (Note [Scheduled event lease]: a claim or outcome lost with a Postgres
-  // crash means that event is delivered again, never that it is lost).
-  const scheduledPool = new pg.Pool({
-    connectionString: databaseUrl, max: 4, application_name: `engine-scheduled-db-${instanceId}`.slice(0, 63), options: '-c synchronous_commit=off',
-  });
-  scheduledPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
   let worker: EventWorker | null = null;
   let scheduledWorker: ScheduledWorker | null = null;
   let actionWorker: ActionWorker | null = null;
@@ -134,7 +127,6 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     // Deliveries in flight finish (or are released) while the database is still there.
     await worker?.stop();
     await scheduledWorker?.stop();
-    await scheduledPool.end().catch(() => undefined);
     await actionWorker?.close();
     await actionPool.end().catch(() => undefined);
     await rt.sync?.close();
@@ -161,14 +153,14 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
   });
   scheduledWorker = new ScheduledWorker({
-    pool: scheduledPool,
+    pool,
     connectionString: databaseUrl,
     metadata: () => store.get().metadata,
     poolSize: config.scheduledEventsHttpPoolSize,
     pollMs: config.eventsFetchInterval,
     leaseMs: config.scheduledEventsLease * 1000,
     userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
-    metrics: registerScheduledMetrics(rt.metrics, scheduledPool),
+    metrics: registerScheduledMetrics(rt.metrics, pool),
   });
   try {
     await worker.start();

@@ -252,13 +252,15 @@ export class ScheduledWorker {
   private generate(): Promise<void> {
     if (this.generating || this.stopping) return this.generating ?? Promise.resolve();
     this.generating = (async () => {
-      const client = await this.o.pool.connect();
+      let client: pg.PoolClient | null = null;
       try {
+        client = await this.o.pool.connect();
         await topUpCronEvents(client, this.o.metadata());
       } catch (e) {
+        // No connection to be had, or the round failed: the next round (or the next instance's) tops up.
         log.warn('scheduled-generate', { message: 'cannot generate cron events', error: e });
       } finally {
-        client.release();
+        client?.release();
         this.generating = null;
       }
     })();
