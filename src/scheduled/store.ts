@@ -60,8 +60,8 @@ export async function claimDue(pool: pg.Pool, kind: ScheduledKind, worker: strin
 }
 
 /** Milliseconds (on the database's clock) until the next event this instance may claim is due; null: none. */
-export async function nextDueInMs(pool: pg.Pool, triggers: string[]): Promise<number | null> {
-  const r = await pool.query<{ ms: string | null }>(
+export async function nextDueInMs(db: pg.ClientBase, triggers: string[]): Promise<number | null> {
+  const r = await db.query<{ ms: string | null }>(
     `SELECT extract(epoch FROM least(
        (SELECT min(${due}) FROM ${TABLE.one_off} e WHERE e.status = 'scheduled'),
        (SELECT min(${due}) FROM ${TABLE.cron} e WHERE e.status = 'scheduled' AND e.trigger_name = ANY($1::text[]))
@@ -133,12 +133,12 @@ export async function releaseClaims(pool: pg.Pool, worker: string, kind: Schedul
  * Makes claims claimable again whose lease ran out or whose worker has no connection any more (a killed instance):
  * only those, never all claims (another instance may be delivering them). Returns how many.
  */
-export async function recoverClaims(pool: pg.Pool, leaseMs: number): Promise<number> {
+export async function recoverClaims(db: pg.ClientBase, leaseMs: number): Promise<number> {
   const stale = `e.status = 'locked'
     AND (e.locked_at IS NULL OR e.locked_at < clock_timestamp() - make_interval(secs => $1::double precision / 1000)
          OR e.locked_by IS NULL OR e.locked_by NOT IN (SELECT worker FROM live))`;
   const release = `SET status = 'scheduled', locked_at = NULL, locked_by = NULL`;
-  const r = await pool.query<{ n: number }>(
+  const r = await db.query<{ n: number }>(
     `WITH live AS MATERIALIZED (
        SELECT substr(application_name, ${SCHEDULED_BEACON_PREFIX.length + 1}) AS worker FROM pg_stat_activity
        WHERE application_name LIKE '${SCHEDULED_BEACON_PREFIX}%'),

@@ -78,6 +78,8 @@ export class ScheduledWorker {
   private generatorTimer: NodeJS.Timeout | null = null;
   private generating: Promise<void> | null = null;
   private lastRecovery = 0;
+  /** Claims in a row that found due events but got none (the back-off of round()). */
+  private emptyClaims = 0;
   private cronFirst = false;
   private cronsFor: { metadata: Metadata; crons: Map<string, CronTriggerMeta> } | null = null;
 
@@ -143,18 +145,27 @@ export class ScheduledWorker {
     }
   }
 
-  /** One look at the tables: take over stale claims, claim and start what is due; returns how long to sleep. */
+  /**
+   * One look at the tables: take over stale claims, claim and start what is due; returns how long to sleep. The
+   * look-ups that run while nothing is due (stale claims, the next due time) go over the worker's own LISTEN
+   * connection: an idle instance takes nothing from the requests' pool.
+   */
   private async round(): Promise<number> {
+    const own = this.beacon.connection;
+    // Without the beacon connection other instances would take our claims over: claim nothing meanwhile.
+    if (own === null) return this.o.pollMs;
     const names = [...this.crons().keys()];
     if (Date.now() - this.lastRecovery >= this.o.pollMs) {
       this.lastRecovery = Date.now();
-      await recoverClaims(this.o.pool, this.o.leaseMs);
+      await recoverClaims(own, this.o.leaseMs);
     }
     const free = this.o.poolSize - this.inFlight.size;
     // With deliveries in flight, claim once a tenth of the pool is free rather than once per finished delivery.
     if (this.inFlight.size > 0 && free < Math.max(1, Math.floor(this.o.poolSize / 10))) return this.o.pollMs;
-    // Without the beacon connection other instances would take our claims over: claim nothing meanwhile.
-    if (!this.beacon.up) return this.o.pollMs;
+    // Claim only what is due (the pool is the requests' too): else sleep until the next due time.
+    const next = await nextDueInMs(own, names);
+    if (next === null) return this.o.pollMs;
+    if (next > 0) return Math.min(this.o.pollMs, Math.max(MIN_SLEEP_MS, Math.ceil(next)));
     const limit = Math.min(free, CLAIM_BATCH);
     let claimed = 0;
     // Neither kind starves the other: they take turns at claiming first.
@@ -166,11 +177,10 @@ export class ScheduledWorker {
       claimed += rows.length;
       for (const row of rows) this.deliver(row);
     }
-    // A full batch: more may be due, claim again at once (if there is room).
-    if (claimed === limit) return 0;
-    const next = await nextDueInMs(this.o.pool, names);
-    if (next === null) return this.o.pollMs;
-    return Math.min(this.o.pollMs, Math.max(MIN_SLEEP_MS, Math.ceil(next)));
+    // Something was claimed: look again at once (more may be due). Nothing: the due events are being claimed by
+    // another instance right now (or held by someone's open transaction): look again in a moment, then less often.
+    this.emptyClaims = claimed > 0 ? 0 : this.emptyClaims + 1;
+    return claimed > 0 ? 0 : Math.min(this.o.pollMs, MIN_SLEEP_MS * 2 ** Math.min(this.emptyClaims, 10));
   }
 
   private deliver(row: ClaimedRow): void {
@@ -248,22 +258,15 @@ export class ScheduledWorker {
     await heartbeat(this.o.pool, this.id, ids).catch((err) => log.warn('scheduled-heartbeat', { error: err }));
   }
 
-  /** The generator's round, never two at once in one instance. */
+  /** The generator's round (on the worker's own connection), never two at once in one instance. */
   private generate(): Promise<void> {
-    if (this.generating || this.stopping) return this.generating ?? Promise.resolve();
-    this.generating = (async () => {
-      let client: pg.PoolClient | null = null;
-      try {
-        client = await this.o.pool.connect();
-        await topUpCronEvents(client, this.o.metadata());
-      } catch (e) {
-        // No connection to be had, or the round failed: the next round (or the next instance's) tops up.
-        log.warn('scheduled-generate', { message: 'cannot generate cron events', error: e });
-      } finally {
-        client?.release();
-        this.generating = null;
-      }
-    })();
+    const own = this.beacon.connection;
+    if (this.generating || this.stopping || own === null) return this.generating ?? Promise.resolve();
+    this.generating = topUpCronEvents(own, this.o.metadata()).then(
+      () => undefined,
+      // The round failed: the next round (or another instance's) tops up.
+      (e) => log.warn('scheduled-generate', { message: 'cannot generate cron events', error: e }),
+    ).finally(() => (this.generating = null));
     return this.generating;
   }
 }

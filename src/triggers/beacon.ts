@@ -27,6 +27,11 @@ export class Beacon {
     return this.client !== null;
   }
 
+  /** The connection while it is up: the worker may run its own small look-ups on it (never a request's pool). */
+  get connection(): pg.Client | null {
+    return this.client;
+  }
+
   async connect(): Promise<void> {
     const c = new pg.Client({ connectionString: this.o.connectionString, application_name: this.o.name });
     c.on('error', (e) => {
