@@ -26,9 +26,11 @@ const LAYERS = {
   sync: ['core', 'catalog', 'cache', 'events', 'projections', 'remote'],
   // Event triggers' capture and delivery.
   triggers: ['core', 'catalog', 'cache', 'sql', 'events', 'projections'],
+  // Scheduled triggers: cron triggers' catalog rows and generated events, one-off events, their delivery worker.
+  scheduled: ['core', 'catalog', 'cache', 'events', 'projections', 'triggers'],
   // Websockets and the live-query pollers.
   subscriptions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'execute', 'sync', 'config'],
-  metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'actions', 'remote', 'triggers', 'sync', 'events', 'projections'],
+  metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'actions', 'remote', 'triggers', 'scheduled', 'sync', 'events', 'projections'],
   // What start-up runs besides the wiring in main.ts: the embedded Postgres, the runtime's gauges.
   startup: ['core', 'execute', 'sync', 'subscriptions'],
   // The project folder (the original CLI's metadata/ and migrations/): its commands talk HTTP; start-up applies

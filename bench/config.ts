@@ -134,3 +134,12 @@ export function withDatabase(url: string, database: string): string {
   u.pathname = `/${database}`;
   return u.toString();
 }
+
+/** `--name VALUE` from the command line (the small benches' own flags). */
+export const argOf = (name: string): string | undefined => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+};
+
+/** A numeric `--name VALUE`, or `dflt`. */
+export const numArg = (name: string, dflt: number): number => Number(argOf(name) ?? dflt);

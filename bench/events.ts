@@ -11,14 +11,10 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { spawnEngine, type SpawnedProcess } from './engine.js';
-import { withDatabase } from './config.js';
+import { argOf, numArg, withDatabase } from './config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const argOf = (name: string): string | undefined => {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-};
-const num = (name: string, dflt: number): number => Number(argOf(name) ?? dflt);
+const num = numArg;
 const opts = { rows: num('rows', 10_000), batch: num('batch', 500), rounds: num('rounds', 3), prefix: argOf('db-prefix') ?? 'engine_bench' };
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = `${opts.prefix}_events`;

@@ -3,6 +3,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../src/core/transaction.js';
 import { EVENT_BATCH_MIGRATION, EVENT_LOG_MIGRATION } from './event-trigger-tables.js';
+import { SCHEDULED_TRIGGERS_MIGRATION } from './scheduled-schema.js';
 import type { Event } from './types.js';
 
 export const CATALOG_SCHEMA = 'engine_catalog';
@@ -84,6 +85,8 @@ const MIGRATIONS: string[][] = [
   // Capture writes a statement's events as one batch row; event_log becomes a view over rows and batches
   // (Note [Event batches], event-trigger-tables.ts).
   EVENT_BATCH_MIGRATION,
+  // Scheduled triggers: cron triggers, their events, one-off scheduled events and their invocation logs.
+  SCHEDULED_TRIGGERS_MIGRATION,
 ];
 
 export const CATALOG_VERSION = MIGRATIONS.length;

@@ -2,6 +2,7 @@
 // Plain JSON data only, so events, snapshots and exports serialise without loss.
 import type { QualifiedName } from '../src/core/names.js';
 import type { ActionDefinition, ActionMeta, CustomTypes } from './actions.js';
+import type { CronTriggerMeta } from './cron-triggers.js';
 import type { EventTriggerConf } from './event-triggers.js';
 import type { RemoteSchemaMeta } from './remote-schemas.js';
 
@@ -157,6 +158,8 @@ export const emptyTableMeta = (table: QualifiedName): TableMeta => ({
 });
 
 /** Every stored event trigger with its table. */
+/** The cron triggers of a metadata (the original's CronTriggerMetadata). */
+export const cronTriggers = (m: Metadata): CronTriggerMeta[] => m.cron_triggers as CronTriggerMeta[];
 export const eventTriggers = (m: Metadata): Array<{ table: QualifiedName; trigger: EventTriggerConf }> =>
   Object.values(m.tables).flatMap((t) => t.event_triggers.map((trigger) => ({ table: t.table, trigger })));
 
@@ -223,7 +226,11 @@ export type Event =
   | E<'action_updated', { name: string; definition: ActionDefinition }>
   | E<'action_dropped', { name: string; clear_data: boolean }>
   | E<'action_permission_created', { action: string; role: string; comment: string | null }>
-  | E<'action_permission_dropped', { action: string; role: string }>;
+  | E<'action_permission_dropped', { action: string; role: string }>
+  | E<'cron_trigger_created', { trigger: CronTriggerMeta }>
+  /** create_cron_trigger with replace: the definition is swapped, its unstarted events are generated again. */
+  | E<'cron_trigger_updated', { trigger: CronTriggerMeta }>
+  | E<'cron_trigger_deleted', { name: string }>;
 
 export type EventType = Event['type'];
 export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
@@ -276,6 +283,9 @@ export const CATALOG_EFFECT: Record<EventType, CatalogEffect> = {
   action_dropped: 'none',
   action_permission_created: 'none',
   action_permission_dropped: 'none',
+  cron_trigger_created: 'none',
+  cron_trigger_updated: 'none',
+  cron_trigger_deleted: 'none',
 };
 
 

@@ -1,6 +1,7 @@
 // evolve: Metadata × Event → Metadata, with immer. One exhaustive switch; never rejects an event (decide validated it).
 import { produce, type Draft } from 'immer';
 import { applyFamilyEvent, renameTriggerColumn } from './evolve-families.js';
+import { applyCronTriggerEvent, keptCronTriggers } from './evolve-cron.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../src/core/names.js';
 import {
   emptyMetadata,
@@ -196,6 +197,11 @@ function apply(draft: Draft<Metadata>, event: Event): void {
       else list[i].permissions = list[i].permissions.filter((p) => p.role !== event.data.role);
       return;
     }
+    case 'cron_trigger_created':
+    case 'cron_trigger_updated':
+    case 'cron_trigger_deleted':
+      applyCronTriggerEvent(draft, event);
+      return;
     case 'allowlist_collection_added':
       draft.allowlist.push({ collection: event.data.collection });
       return;
@@ -210,6 +216,8 @@ function apply(draft: Draft<Metadata>, event: Event): void {
     }
     case 'metadata_cleared': {
       const m = emptyMetadata();
+      // As the original's clear: cron triggers kept out of the metadata (include_in_metadata false) stay.
+      m.cron_triggers = keptCronTriggers(draft);
       for (const k of Object.keys(draft) as Array<keyof Metadata>) delete draft[k];
       Object.assign(draft, m);
       return;

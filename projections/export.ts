@@ -5,6 +5,7 @@ import { EngineError } from '../src/core/errors.js';
 import { compareNames, qualifiedKey, type QualifiedName } from '../src/core/names.js';
 import { storedEventTrigger } from '../events/event-triggers.js';
 import { storedRemoteSchema } from '../events/remote-schemas.js';
+import { DEFAULT_ST_RETRY_CONF, sameRetryConf, storedCronTrigger, type CronTriggerMeta } from '../events/cron-triggers.js';
 import {
   arrRelUsing,
   comment,
@@ -21,6 +22,7 @@ import { exportCustomTypes } from '../events/custom-types-json.js';
 import {
   emptyMetadata,
   emptyTableMeta,
+  cronTriggers,
   PERM_KINDS,
   permKey,
   type ComputedFieldMeta,
@@ -143,6 +145,19 @@ export function exportAction(a: ActionMeta): Record<string, unknown> {
   return out;
 }
 
+/**
+ * A cron trigger as exported (the original's order: name, webhook, schedule, include_in_metadata, then payload,
+ * retry_conf unless it is the default, headers unless empty, comment).
+ */
+export function exportCronTrigger(c: CronTriggerMeta): Record<string, unknown> {
+  const out: Record<string, unknown> = { name: c.name, webhook: c.webhook, schedule: c.schedule, include_in_metadata: c.include_in_metadata };
+  if (c.payload !== undefined) out.payload = c.payload;
+  if (!sameRetryConf(c.retry_conf, DEFAULT_ST_RETRY_CONF)) out.retry_conf = c.retry_conf;
+  if (c.headers.length) out.headers = c.headers;
+  if (c.comment !== undefined) out.comment = c.comment;
+  return out;
+}
+
 /** export_metadata's body. */
 export function exportMetadata(m: Metadata): Record<string, unknown> {
   const out: Record<string, unknown> = {
@@ -170,7 +185,10 @@ export function exportMetadata(m: Metadata): Record<string, unknown> {
   if (m.allowlist.length) out.allowlist = [...(m.allowlist as Array<{ collection: string }>)].sort(byCollection);
   if (m.actions.length) out.actions = [...(m.actions as ActionMeta[])].sort(byName).map(exportAction);
   if (nonEmpty(m.custom_types)) out.custom_types = exportCustomTypes(m.custom_types as CustomTypes);
-  if (m.cron_triggers.length) out.cron_triggers = [...(m.cron_triggers as Array<{ name: string }>)].sort(byName);
+  // Only the triggers included in the metadata (those created with include_in_metadata false live on through
+  // clear and replace, as in the original).
+  const crons = cronTriggers(m).filter((c) => c.include_in_metadata).sort(byName);
+  if (crons.length) out.cron_triggers = crons.map(exportCronTrigger);
   return out;
 }
 
@@ -240,7 +258,7 @@ const docSchema = z.object({
     }),
   ),
   custom_types: customTypes.nullable().optional(),
-  cron_triggers: list(z.unknown()),
+  cron_triggers: list(storedCronTrigger),
 });
 
 function duplicates(names: string[]): string[] {

@@ -178,6 +178,9 @@ export function summarize(e: Summarised): string {
     case 'action_dropped': return `dropped action ${String(d.name)}`;
     case 'action_permission_created': return `created permission for role ${String(d.role)} on action ${String(d.action)}`;
     case 'action_permission_dropped': return `dropped permission for role ${String(d.role)} on action ${String(d.action)}`;
+    case 'cron_trigger_created': return `created cron trigger ${String(((d.trigger ?? {}) as Obj).name)}`;
+    case 'cron_trigger_updated': return `replaced cron trigger ${String(((d.trigger ?? {}) as Obj).name)}`;
+    case 'cron_trigger_deleted': return `deleted cron trigger ${String(d.name)}`;
     default: return e.type.replace(/_/g, ' ');
   }
 }

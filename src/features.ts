@@ -9,6 +9,7 @@ import { actionMutationFields, actionQueryFields } from './actions/root-fields.j
 import { runActionRoot } from './actions/execute.js';
 import { remoteSchemaCheck, withRemoteSchemas } from './remote/schema.js';
 import { remoteAnswer } from './remote/execute.js';
+import { cronTriggerCheck } from './scheduled/check.js';
 
 export interface Features extends ExecutorFeatures {
   /** Run in order on every schema cache built (sync/projector.ts, metadata/execute.ts). */
@@ -18,11 +19,11 @@ export interface Features extends ExecutorFeatures {
 const actions: SchemaExtensions = { queryFields: [actionQueryFields], mutationFields: [actionMutationFields], roleSchema: [] };
 
 /**
- * The engine's features. Remote schemas are checked against the tables' and the actions' root fields (a remote
+ * The engine's features. Cron triggers are checked for their environment variables. Remote schemas are checked against the tables' and the actions' root fields (a remote
  * field clashing with an action is a conflict), and merged into every role's schema after them.
  */
 export const features: Features = {
-  cacheChecks: [remoteSchemaCheck(actions)],
+  cacheChecks: [remoteSchemaCheck(actions), cronTriggerCheck],
   extensions: { ...actions, roleSchema: [withRemoteSchemas] },
   runAction: runActionRoot,
   remoteAnswer,

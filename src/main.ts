@@ -28,6 +28,9 @@ import { EngineMetrics } from './core/metrics.js';
 import { registerRuntimeMetrics } from './startup/runtime-metrics.js';
 import { ActionWorker } from './actions/worker.js';
 import { applyProjectAtStartup } from './project/startup.js';
+import { ScheduledWorker } from './scheduled/worker.js';
+import { registerScheduledMetrics } from './scheduled/metrics.js';
+import { reconcileCronTriggers } from './scheduled/catalog.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -121,11 +124,13 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   actionPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
   heardWhileCheckedOut(actionPool);
   let worker: EventWorker | null = null;
+  let scheduledWorker: ScheduledWorker | null = null;
   let actionWorker: ActionWorker | null = null;
   const closeAll = async (): Promise<void> => {
     shuttingDown = true;
     // Deliveries in flight finish (or are released) while the database is still there.
     await worker?.stop();
+    await scheduledWorker?.stop();
     await actionWorker?.close();
     await actionPool.end().catch(() => undefined);
     await rt.sync?.close();
@@ -156,8 +161,19 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
     logHeadersFromEnv: config.logHeadersFromEnv,
   });
+  scheduledWorker = new ScheduledWorker({
+    pool,
+    connectionString: databaseUrl,
+    metadata: () => store.get().metadata,
+    poolSize: config.scheduledEventsHttpPoolSize,
+    pollMs: config.eventsFetchInterval,
+    leaseMs: config.scheduledEventsLease * 1000,
+    userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
+    metrics: registerScheduledMetrics(rt.metrics, pool),
+  });
   try {
     await worker.start();
+    await scheduledWorker.start();
   } catch (e) {
     await closeAll();
     throw e;
@@ -204,7 +220,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       try {
         await ensureCatalogSchema(client);
         rt.store.swap(await loadState(client, rt.write.projector));
-        await reconcileOnStart(client, rt.store.get());
+        await reconcileOnStart(client, rt.store.get(), [reconcileCronTriggers]);
       } finally {
         client.release();
       }

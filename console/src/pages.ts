@@ -5,6 +5,7 @@ import { ApiPage } from './pages/api';
 import { DataPage } from './pages/data';
 import { PermissionsPage } from './pages/permissions';
 import { EventsPage } from './pages/events';
+import { ScheduledPage } from './pages/scheduled';
 import { ActionsPage, RemoteSchemasPage } from './pages/families';
 import { MetadataPage } from './pages/metadata';
 import { HistoryPage } from './pages/history';
@@ -16,6 +17,7 @@ export const PAGES: Page[] = [
   { id: 'data', title: 'Data', component: DataPage },
   { id: 'permissions', title: 'Permissions', component: PermissionsPage },
   { id: 'events', title: 'Events', component: EventsPage },
+  { id: 'scheduled', title: 'Scheduled', component: ScheduledPage },
   { id: 'actions', title: 'Actions', component: ActionsPage },
   { id: 'remote-schemas', title: 'Remote Schemas', component: RemoteSchemasPage },
   { id: 'metadata', title: 'Metadata', component: MetadataPage },

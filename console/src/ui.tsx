@@ -1,4 +1,5 @@
-// Small shared pieces: links that route in-page, error boxes, a confirmation dialog, a JSON block, a results table.
+// Small shared pieces: links that route in-page, error boxes, a confirmation dialog, a JSON block, a results table,
+// an event's invocation logs.
 import { useState, type ReactNode, type MouseEvent } from 'react';
 import { navigate } from './router';
 import { errorText } from './api';
@@ -65,4 +66,23 @@ export function useAction(): [(f: () => Promise<void>) => Promise<void>, boolean
     }
   };
   return [run, busy, error, setError];
+}
+
+/** An invocation log row of event_invocation_logs or the scheduled events' logs. */
+export interface Invocation { id: string; status: number | null; request: unknown; response: unknown; created_at: string }
+
+/** The invocation logs of the event opened (null while they are read), newest first, each with request and response. */
+export function InvocationLogs({ eventId, logs, onClose }: { eventId: string; logs: Invocation[] | null; onClose: () => void }) {
+  return (
+    <div className="card" aria-label="Invocation logs">
+      <div className="title-row"><h4>Invocations of {eventId}</h4><button className="link" onClick={onClose}>Close</button></div>
+      {logs?.length === 0 && <p className="hint">No invocations yet.</p>}
+      {logs?.map((l) => (
+        <details key={l.id}>
+          <summary>{new Date(l.created_at).toLocaleString()} · status <b>{l.status ?? '–'}</b></summary>
+          <div className="sides"><div><h5>request</h5><Json value={l.request} /></div><div><h5>response</h5><Json value={l.response} /></div></div>
+        </details>
+      ))}
+    </div>
+  );
 }

@@ -4,6 +4,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import { ev, type Event, type Metadata, type PermKind } from '../types.js';
 import { dropEvents, type DecideContext, type ObjId } from './dependencies.js';
+import { cronTriggers } from '../types.js';
 
 export type MetadataCommand =
   | { op: 'clear_metadata' }
@@ -19,7 +20,7 @@ export function decideMetadata(cmd: MetadataCommand, ctx: DecideContext): Event[
       // A fact other instances act on: the catalog was re-read (they re-read theirs when they fold it).
       return [ev('metadata_reloaded', { reload_remote_schemas: cmd.reload_remote_schemas })];
     case 'replace_metadata':
-      return [ev('metadata_replaced', { metadata: cmd.metadata })];
+      return [ev('metadata_replaced', { metadata: withKeptCronTriggers(cmd.metadata, ctx.metadata) })];
     case 'drop_inconsistent_metadata':
       return dropInconsistent(ctx.inconsistent ?? []);
     default: {
@@ -27,6 +28,16 @@ export function decideMetadata(cmd: MetadataCommand, ctx: DecideContext): Event[
       throw new EngineError('unexpected', `unknown command ${JSON.stringify(never)}`);
     }
   }
+}
+
+/**
+ * The replacement, plus the current cron triggers kept out of the metadata (include_in_metadata false): as the
+ * original's replace, which clears only the included ones. A trigger of the document of the same name wins.
+ */
+function withKeptCronTriggers(next: Metadata, current: Metadata): Metadata {
+  const named = new Set(cronTriggers(next).map((c) => c.name));
+  const kept = cronTriggers(current).filter((c) => !c.include_in_metadata && !named.has(c.name));
+  return kept.length ? { ...next, cron_triggers: [...next.cron_triggers, ...kept] } : next;
 }
 
 /**
@@ -39,6 +50,7 @@ function dropInconsistent(ids: readonly string[]): Event[] {
     ...dropEvents(parsed.map(idToObj).filter((o): o is ObjId => o !== null)),
     ...parsed.filter((a) => a[0] === 'action').map((a) => ev('action_dropped', { name: a[1], clear_data: false })),
     ...parsed.filter((a) => a[0] === 'remote_schema').map((a) => ev('remote_schema_removed', { name: a[1] })),
+    ...parsed.filter((a) => a[0] === 'cron_trigger').map((a) => ev('cron_trigger_deleted', { name: a[1] })),
   ];
 }
 

@@ -26,6 +26,7 @@ import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history.js';
 import { reconcileEventTriggers } from '../triggers/reconcile.js';
 import { recordMigration } from '../metadata/migrations.js';
 import { PROJECT_COMMANDS, PROJECT_USAGE, projectCommand } from '../project/commands.js';
+import { reconcileCronTriggers } from '../scheduled/catalog.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
@@ -186,6 +187,8 @@ async function replayEvents(client: pg.Client, events: ExportedEvent[], snapshot
   if (seq >= snapshotInterval) await writeSnapshot(client, seq, metadata);
   // The replayed metadata's event triggers get their capture triggers (the log holds no DDL for them).
   await reconcileEventTriggers(client, metadata);
+  // Its cron triggers get their catalog rows and upcoming events.
+  await reconcileCronTriggers(client, metadata);
   return seq;
 }
 

@@ -69,6 +69,10 @@ export interface ServerConfig {
   queryPlanCacheSize: number;
   eventsFetchInterval: number;
   eventsHttpPoolSize: number;
+  /** Scheduled deliveries in flight at most. */
+  scheduledEventsHttpPoolSize: number;
+  /** Seconds a claimed scheduled event stays claimed without its instance (Note [Scheduled event lease]). */
+  scheduledEventsLease: number;
   /** Embedded Postgres: data folder and port. */
   dataDir: string;
   embeddedPgPort: number;
@@ -191,9 +195,14 @@ export const SETTINGS: SettingDef[] = [
   { key: 'queryPlanCacheSize', flag: 'query-plan-cache-size', env: [E('QUERY_PLAN_CACHE_SIZE')], kind: 'int',
     schema: int(0, 65535), default: 4000, help: 'Cached query plans (0 disables).' },
   { key: 'eventsFetchInterval', flag: 'events-fetch-interval', env: [E('EVENTS_FETCH_INTERVAL')], kind: 'int',
-    schema: int(1, 3_600_000), default: 1000, help: 'Event trigger poll interval in ms.' },
+    schema: int(1, 3_600_000), default: 1000, help: 'Event trigger and scheduled event poll interval in ms (NOTIFY is the fast path).' },
   { key: 'eventsHttpPoolSize', flag: 'events-http-pool-size', env: [E('EVENTS_HTTP_POOL_SIZE')], kind: 'int',
     schema: int(1, 10_000), default: 100, help: 'Concurrent event trigger deliveries.' },
+  { key: 'scheduledEventsHttpPoolSize', flag: 'scheduled-events-http-pool-size', env: [E('SCHEDULED_EVENTS_HTTP_POOL_SIZE')], kind: 'int',
+    schema: int(1, 10_000), default: 100, help: 'Concurrent cron and one-off scheduled event deliveries.' },
+  { key: 'scheduledEventsLease', flag: 'scheduled-events-lease', env: [E('SCHEDULED_EVENTS_LEASE')], kind: 'int',
+    schema: int(1, 86_400), default: 60,
+    help: 'Seconds after which a scheduled event claimed by an instance that stopped refreshing it is delivered by another (at once when that instance is gone).' },
   { key: 'dataDir', flag: 'data-dir', env: [E('DATA_DIR')], kind: 'string', schema: z.string().min(1), default: './.engine-data',
     help: 'Data folder of the embedded Postgres (used when no database URL is set).' },
   { key: 'embeddedPgPort', flag: 'embedded-pg-port', env: [E('EMBEDDED_PG_PORT')], kind: 'int', schema: int(1, 65535),

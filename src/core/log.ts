@@ -11,11 +11,13 @@ export type Level = 'debug' | 'info' | 'warn' | 'error';
 const RANK: Record<Level | 'silent', number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
 /**
- * The original's configurable log types (its `userAllowedLogTypes`), and `event-trigger` (an internal type there,
- * always written): here it is switched like the others, off by default, as a line per delivery is costly.
+ * The original's configurable log types (its `userAllowedLogTypes`), and `event-trigger` and `scheduled-trigger`
+ * (internal types there, always written): here they are switched like the others, off by default, as a line per
+ * delivery is costly.
  */
 export const USER_LOG_TYPES = [
   'startup', 'http-log', 'webhook-log', 'websocket-log', 'query-log', 'livequery-poller-log', 'action-handler-log', 'event-trigger',
+  'scheduled-trigger',
 ] as const;
 export type UserLogType = (typeof USER_LOG_TYPES)[number];
 /** Enabled when --enabled-log-types is not given (as the original). */

@@ -17,6 +17,9 @@ interface Series {
   buckets: Float64Array;
 }
 
+/** A sampled gauge's value: one number, or numbers by label set. */
+type Sample = number | Array<[Record<string, string>, number]>;
+
 type MetricValue = { labels: Record<string, string | number>; value: number; metricName?: string };
 
 export class EngineMetrics {
@@ -72,7 +75,7 @@ export class EngineMetrics {
 
   /** A gauge whose value(s) are read when the metrics are scraped: `read` returns a number or [labels, number] pairs. */
   sampled(
-    name: string, help: string, read: () => number | Array<[Record<string, string>, number]> | Promise<number>, labelNames: string[] = [],
+    name: string, help: string, read: () => Sample | Promise<Sample>, labelNames: string[] = [],
   ): Gauge<string> {
     return new Gauge({
       name,

@@ -20,6 +20,7 @@ import { ev, type Event, type MigrationRef } from '../../events/types.js';
 import { accessOf, operationOf, type Check, type Decision, type Operation, type RunSqlArgs } from './operations.js';
 import { Dml } from './dml/context.js';
 import { TriggerSync } from '../triggers/reconcile.js';
+import { reconcileCronTriggers } from '../scheduled/catalog.js';
 
 export interface MetadataRequestContext {
   /** A connection with an open transaction (BEGIN done by the caller; caller commits/rolls back). */
@@ -48,6 +49,8 @@ export async function runMetadataQuery(body: unknown, ctx: MetadataRequestContex
   const run = new Run(ctx);
   const response = await run.query(body, []);
   await run.triggers.sync(run.state().metadata);
+  // Cron triggers' catalog rows and events follow their metadata (src/scheduled/catalog.ts).
+  if (run.state().metadata.cron_triggers !== ctx.state.metadata.cron_triggers) await reconcileCronTriggers(ctx.client, run.state().metadata);
   return { response, events: run.events, state: run.state() };
 }
 

@@ -22,6 +22,7 @@ import { COLLECTION_OPERATIONS } from './operations/collections.js';
 import { ACTION_OPERATIONS } from './operations/actions.js';
 import { EVENT_TRIGGER_OPERATIONS } from './operations/event-triggers.js';
 import { REMOTE_SCHEMA_OPERATIONS } from './operations/remote-schemas.js';
+import { SCHEDULED_TRIGGER_OPERATIONS } from './operations/scheduled-triggers.js';
 
 export type { Access, Check, Decision, EventLogContext, Operation, ReadContext } from './operations/entry.js';
 
@@ -76,6 +77,7 @@ export const OPERATIONS: Operations = {
   ...ACTION_OPERATIONS,
   ...EVENT_TRIGGER_OPERATIONS,
   ...REMOTE_SCHEMA_OPERATIONS,
+  ...SCHEDULED_TRIGGER_OPERATIONS,
 };
 
 /** The operation of a type (own entries only: `constructor` is not an operation). */

@@ -142,9 +142,17 @@ export class TriggerSync {
  * the writers' lock, if the log has not moved past the state this instance loaded (a writer that moved it has
  * reconciled in its own transaction).
  */
-export async function reconcileOnStart(client: pg.ClientBase, state: { seq: number; metadata: Metadata }): Promise<void> {
+export async function reconcileOnStart(
+  client: pg.ClientBase,
+  state: { seq: number; metadata: Metadata },
+  also: ReadonlyArray<(client: pg.ClientBase, metadata: Metadata) => Promise<void>> = [],
+): Promise<void> {
   await inTransaction(client, async () => {
     await lockWriters(client);
-    if ((await headSeq(client)) === state.seq) await reconcileEventTriggers(client, state.metadata);
+    if ((await headSeq(client)) === state.seq) {
+      await reconcileEventTriggers(client, state.metadata);
+      // Other features' catalog objects that follow the metadata (cron triggers).
+      for (const reconcile of also) await reconcile(client, state.metadata);
+    }
   });
 }

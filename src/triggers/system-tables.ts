@@ -4,12 +4,13 @@
 import type { QualifiedName } from '../core/names.js';
 import type { ColumnInfo, TableInfo } from '../cache/types.js';
 
-type Col = [name: string, type: string, formatted: string, nullable: boolean];
+/** A column: name, type, formatted type, nullable. */
+export type Col = [name: string, type: string, formatted: string, nullable: boolean];
 
 const uuid = (name: string, nullable = false): Col => [name, 'uuid', 'uuid', nullable];
-const text = (name: string, nullable = false): Col => [name, 'text', 'text', nullable];
-const bool = (name: string): Col => [name, 'bool', 'boolean', false];
-const ts = (name: string, nullable = false): Col => [name, 'timestamptz', 'timestamp with time zone', nullable];
+export const text = (name: string, nullable = false): Col => [name, 'text', 'text', nullable];
+export const bool = (name: string): Col => [name, 'bool', 'boolean', false];
+export const ts = (name: string, nullable = false): Col => [name, 'timestamptz', 'timestamp with time zone', nullable];
 
 const DEFINITIONS: Record<string, { columns: Col[]; pk: string }> = {
   event_log: {
@@ -30,7 +31,8 @@ const DEFINITIONS: Record<string, { columns: Col[]; pk: string }> = {
   },
 };
 
-function tableInfo(name: QualifiedName, def: { columns: Col[]; pk: string }): TableInfo {
+/** A catalog table as the v1 DML sees a tracked one (read only, no relationships or permissions). */
+export function tableInfo(name: QualifiedName, def: { columns: Col[]; pk: string }): TableInfo {
   const columns: ColumnInfo[] = def.columns.map(([col, type, formattedType, nullable], i) => ({
     name: col, position: i + 1, type, typeSchema: 'pg_catalog', typeKind: 'base', isArray: false, formattedType, nullable,
     hasDefault: false, isIdentity: false, isGenerated: false, comment: null, graphqlName: col, enumReference: null,

@@ -2,7 +2,7 @@
 // POSTs them with at most --events-http-pool-size in flight, records each attempt and its outcome, and on
 // shutdown finishes or releases what it holds. At least once: an event is only left once its outcome is stored.
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import type pg from 'pg';
 import { log } from '../core/log.js';
 import { ConnectionWatch } from '../core/connection-watch.js';
 import type { Metadata } from '../../projections/metadata.js';
@@ -10,6 +10,10 @@ import { eventTriggers } from '../../events/types.js';
 import { EVENTS_CHANNEL } from './capture.js';
 import { logDelivery, wantsDeliveryLog } from './delivery-log.js';
 import { makeAgents, postJson, type Agents } from './webhook.js';
+import { Beacon } from './beacon.js';
+import { BatchedStore } from './batched-store.js';
+import { Waker } from './wake.js';
+import { drainInFlight } from './in-flight.js';
 import {
   configuredHeaders, decide, invocationRequest, invocationResponse, loggedHeaders, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
   type ClaimedEvent, type Env, type Outcome, type TriggerIndex,
@@ -41,30 +45,32 @@ export interface WorkerOptions {
 
 export class EventWorker {
   readonly id = randomBytes(8).toString('hex');
-  private beacon: pg.Client | null = null;
+  private readonly beacon: Beacon;
+  private readonly waker = new Waker();
   private stopping = false;
   private stopped: Promise<void> | null = null;
   private loopDone: Promise<void> | null = null;
-  private wakeUp: (() => void) | null = null;
-  private wakePending = false;
   private readonly inFlight = new Map<string, { abort: AbortController; done: Promise<void> }>();
-  private readonly pending: AttemptResult[] = [];
-  private flushing: Promise<void> | null = null;
+  private readonly outcomes: BatchedStore<AttemptResult>;
   private readonly agents: Agents;
   private readonly leaseMs: number;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private retryTimers = new Set<NodeJS.Timeout>();
   private indexFor: { metadata: Metadata; index: TriggerIndex } | null = null;
-  private readonly beaconWatch = new ConnectionWatch('events-listen', 'event notification connection');
   private readonly fetching = new ConnectionWatch('events-fetch', 'fetching events');
 
   constructor(private readonly o: WorkerOptions) {
     this.agents = makeAgents(o.poolSize);
     this.leaseMs = o.leaseMs ?? 60_000;
+    this.beacon = new Beacon({
+      connectionString: o.connectionString, name: `${BEACON_PREFIX}${this.id}`, channel: EVENTS_CHANNEL, logType: 'events-listen',
+      what: 'event notification connection', onWake: () => this.wake(),
+    });
+    this.outcomes = new BatchedStore((batch) => storeResults(o.pool, batch), 'events-store');
   }
 
   async start(): Promise<void> {
-    await this.connectBeacon();
+    await this.beacon.connect();
     this.heartbeatTimer = setInterval(() => void this.refresh(), Math.max(1000, this.leaseMs / 3));
     this.heartbeatTimer.unref();
     this.loopDone = this.loop();
@@ -79,74 +85,17 @@ export class EventWorker {
     this.stopping = true;
     this.wake();
     await this.loopDone;
-    const grace = this.o.graceMs ?? 5000;
-    const all = Promise.all([...this.inFlight.values()].map((x) => x.done));
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([all, new Promise<void>((r) => (timer = setTimeout(r, grace)))]);
-    clearTimeout(timer);
-    for (const x of this.inFlight.values()) x.abort.abort();
-    await all;
-    await this.flush();
+    await drainInFlight([...this.inFlight.values()], this.o.graceMs ?? 5000);
+    await this.outcomes.flush();
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     for (const t of this.retryTimers) clearTimeout(t);
     this.agents.http.destroy();
     this.agents.https.destroy();
-    await this.beacon?.end().catch(() => undefined);
-    this.beacon = null;
+    await this.beacon.close();
   }
 
   private wake(): void {
-    this.wakePending = true;
-    this.wakeUp?.();
-  }
-
-  private sleep(ms: number): Promise<void> {
-    if (this.wakePending) {
-      this.wakePending = false;
-      return Promise.resolve();
-    }
-    return new Promise((resolve) => {
-      const t = setTimeout(done, ms);
-      function done() {
-        clearTimeout(t);
-        resolve();
-      }
-      this.wakeUp = () => {
-        this.wakeUp = null;
-        this.wakePending = false;
-        done();
-      };
-    });
-  }
-
-  private async connectBeacon(): Promise<void> {
-    const c = new pg.Client({ connectionString: this.o.connectionString, application_name: `${BEACON_PREFIX}${this.id}` });
-    c.on('error', (e) => {
-      if (this.beacon !== c) return;
-      log.warn('events-listen', { message: 'event notification connection lost, reconnecting', error: e });
-      this.beaconWatch.lost();
-      this.beacon = null;
-      void c.end().catch(() => undefined);
-      void this.reconnect();
-    });
-    c.on('notification', () => this.wake());
-    await c.connect();
-    await c.query(`LISTEN ${EVENTS_CHANNEL}`);
-    this.beacon = c;
-  }
-
-  private async reconnect(): Promise<void> {
-    for (let attempt = 1; !this.stopping; attempt++) {
-      await new Promise((r) => setTimeout(r, Math.min(200 * attempt, 2000)));
-      try {
-        await this.connectBeacon();
-        this.beaconWatch.back();
-        this.wake();
-        return;
-      } catch (e) {
-        log.debug('events-listen', { message: 'reconnect failed', error: e });
-      }
-    }
+    this.waker.wake();
   }
 
   private triggers(): TriggerIndex {
@@ -164,13 +113,13 @@ export class EventWorker {
       // Claim in batches: with deliveries in flight, wait until a tenth of the pool is free rather than running
       // one claim per finished delivery.
       if (this.inFlight.size > 0 && free < Math.max(1, Math.floor(this.o.poolSize / 10))) {
-        await this.sleep(this.o.fetchIntervalMs);
+        await this.waker.sleep(this.o.fetchIntervalMs);
         continue;
       }
       let claimed = 0;
       const index = this.triggers();
       // Without the beacon connection other instances would take our claims over: claim nothing meanwhile.
-      if (free > 0 && index.size > 0 && this.beacon) {
+      if (free > 0 && index.size > 0 && this.beacon.up) {
         try {
           const events = await claimEvents(this.o.pool, { worker: this.id, limit: Math.min(free, 100), triggers: [...index.keys()], leaseMs: this.leaseMs });
           claimed = events.length;
@@ -184,7 +133,7 @@ export class EventWorker {
       if (this.stopping) break;
       // A full batch means more may be waiting: fetch again as soon as there is room.
       if (claimed > 0 && claimed === Math.min(free, 100) && this.inFlight.size < this.o.poolSize) continue;
-      await this.sleep(this.o.fetchIntervalMs);
+      await this.waker.sleep(this.o.fetchIntervalMs);
     }
   }
 
@@ -223,7 +172,7 @@ export class EventWorker {
     if (d.kind === 'retry') this.wakeAt(d.delaySec * 1000);
     if (wantsDeliveryLog()) logDelivery(e, outcome, d, started);
     if (d.kind !== 'delivered') log.debug('events-deliver', { event_id: e.id, trigger: e.trigger_name, status: outcomeStatus(outcome), decision: d.kind });
-    this.pending.push({
+    this.outcomes.push({
       id: e.id,
       status: outcomeStatus(outcome),
       request: invocationRequest(body, loggedHeaders(t.conf, headers, this.o.logHeadersFromEnv ?? false)),
@@ -232,34 +181,7 @@ export class EventWorker {
       error: d.kind === 'error',
       retry_in: d.kind === 'retry' ? d.delaySec : null,
     });
-    await this.flush();
-  }
-
-  /** Stores pending outcomes; outcomes that arrive while a store runs go in the next one (natural batching). */
-  private async flush(): Promise<void> {
-    while (this.pending.length > 0 || this.flushing) {
-      if (this.flushing) {
-        await this.flushing;
-        continue;
-      }
-      const batch = this.pending.splice(0, this.pending.length);
-      this.flushing = this.storeWithRetry(batch).finally(() => (this.flushing = null));
-      await this.flushing;
-    }
-  }
-
-  private async storeWithRetry(batch: AttemptResult[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      try {
-        await storeResults(this.o.pool, batch);
-        return;
-      } catch (err) {
-        // The events stay claimed meanwhile; if this instance dies they are delivered again (at least once).
-        log.warn('events-store', { message: 'cannot store delivery outcomes, retrying', attempt, error: err });
-        if (attempt >= 20) return;
-        await new Promise((r) => setTimeout(r, Math.min(100 * attempt, 2000)));
-      }
-    }
+    await this.outcomes.flush();
   }
 
   private wakeAt(ms: number): void {

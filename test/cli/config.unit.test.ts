@@ -76,7 +76,7 @@ test('bad database URL', bad([], { ENGINE_GRAPHQL_DATABASE_URL: 'mysql://x' }, /
 test('bad JWT JSON', bad(['--admin-secret', 's', '--jwt-secret', '{nope'], {}, /--jwt-secret.*JSON object/));
 test('bad log level', bad(['--log-level', 'loud'], {}, /--log-level/));
 test('unknown log type: the original\'s list in the message', bad([], { ENGINE_GRAPHQL_ENABLED_LOG_TYPES: 'startup,nope' },
-  /ENGINE_GRAPHQL_ENABLED_LOG_TYPES.*Valid list of comma-separated log types: \["startup","http-log","webhook-log","websocket-log","query-log","livequery-poller-log","action-handler-log","event-trigger"\]/));
+  /ENGINE_GRAPHQL_ENABLED_LOG_TYPES.*Valid list of comma-separated log types: \["startup","http-log","webhook-log","websocket-log","query-log","livequery-poller-log","action-handler-log","event-trigger","scheduled-trigger"\]/));
 test('enabled log types: default as the original, or the list given', (t) => {
   t.deepEqual(parseConfig([]).enabledLogTypes, ['startup', 'http-log', 'webhook-log', 'websocket-log']);
   t.deepEqual(parseConfig(['--enabled-log-types', 'Query-Log, http-log']).enabledLogTypes, ['query-log', 'http-log']);

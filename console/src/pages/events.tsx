@@ -5,10 +5,9 @@ import { useEffect, useRef, useState } from 'react';
 import { query } from '../api';
 import { exportMetadata, qkey, type MetadataDoc, type QName } from '../model';
 import { href, type PageProps } from '../router';
-import { Confirm, ErrorBox, Json, Link, useAction } from '../ui';
+import { Confirm, ErrorBox, InvocationLogs, Json, Link, useAction, type Invocation } from '../ui';
 
 interface EventRow { id: string; delivered: boolean; error: boolean; tries: number; created_at: string; next_retry_at: string | null; payload: unknown }
-interface Invocation { id: string; status: number | null; request: unknown; response: unknown; created_at: string }
 
 const TABS = { pending: { delivered: false, error: false }, delivered: { delivered: true }, failed: { error: true } } as const;
 type Tab = keyof typeof TABS;
@@ -113,18 +112,7 @@ function Trigger({ table, trigger, onDeleted }: { table: QName; trigger: Record<
           </tbody>
         </table>
       )}
-      {open && (
-        <div className="card" aria-label="Invocation logs">
-          <div className="title-row"><h4>Invocations of {open}</h4><button className="link" onClick={() => setOpen(null)}>Close</button></div>
-          {logs?.length === 0 && <p className="hint">No invocations yet.</p>}
-          {logs?.map((l) => (
-            <details key={l.id}>
-              <summary>{new Date(l.created_at).toLocaleString()} · status <b>{l.status ?? '–'}</b></summary>
-              <div className="sides"><div><h5>request</h5><Json value={l.request} /></div><div><h5>response</h5><Json value={l.response} /></div></div>
-            </details>
-          ))}
-        </div>
-      )}
+      {open && <InvocationLogs eventId={open} logs={logs} onClose={() => setOpen(null)} />}
       {confirmDelete && (
         <Confirm title="Delete event trigger" confirmLabel="Delete" onCancel={() => setConfirmDelete(false)}
           onConfirm={() => run(async () => { setConfirmDelete(false); await query({ type: 'delete_event_trigger', args: { name: trigger.name } }); onDeleted(); })}>

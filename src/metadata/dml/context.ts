@@ -14,6 +14,7 @@ import { isStringifiedType } from '../../ir/types.js';
 import { mapExecutionError } from '../../core/pg-errors.js';
 import type { EngineState } from '../../cache/state.js';
 import { systemTable } from '../../triggers/system-tables.js';
+import { scheduledSystemTable } from '../../scheduled/system-tables.js';
 
 export const ADMIN = 'admin';
 
@@ -66,7 +67,7 @@ export class Dml {
   /** The tracked table, or not-exists at `$.args.table`. */
   table(name: QualifiedName, path: PathSegment[] = ['table']): TableInfo {
     // The admin also reads the event-trigger tables of engine_catalog, as users of the original read hdb_catalog's.
-    const t = this.cache.tables[qualifiedKey(name)] ?? (this.admin ? systemTable(name) : undefined);
+    const t = this.cache.tables[qualifiedKey(name)] ?? (this.admin ? systemTable(name) ?? scheduledSystemTable(name) : undefined);
     if (!t) throw dmlError('not-exists', `table ${q(displayName(name))} does not exist`, ...path);
     return t;
   }
