@@ -29,6 +29,8 @@ const LAYERS = {
   // Websockets and the live-query pollers.
   subscriptions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'execute', 'sync', 'config'],
   metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'actions', 'remote', 'triggers', 'sync', 'events', 'projections'],
+  // Read replicas: their pools, the health poll, the router the executor asks where a read runs.
+  replicas: ['core', 'config', 'execute/features.ts'],
   // What start-up runs besides the wiring in main.ts: the embedded Postgres, the runtime's gauges.
   startup: ['core', 'execute', 'sync', 'subscriptions'],
   http: [], // may import everything; nothing imports it

@@ -27,6 +27,7 @@ import { redactUrl, serverConfigurationDetail } from './config/startup-log.js';
 import { EngineMetrics } from './core/metrics.js';
 import { registerRuntimeMetrics } from './startup/runtime-metrics.js';
 import { ActionWorker } from './actions/worker.js';
+import { readReplicas } from './replicas/start.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -88,6 +89,10 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const store = new StateStore();
   // Actions and remote schemas reach the schema caches (through the projector) and the role schemas from here.
   const projector = createProjector(features.cacheChecks);
+  const metrics = new EngineMetrics();
+  const replicas = readReplicas({ config, primary: pool, primaryUrl: databaseUrl, instanceId, metrics, onSwap: (l) => store.onSwap(l) });
+  // LISTEN needs a session connection: --listen-database-url bypasses a transaction-mode pooler.
+  const listenUrl = config.listenDatabaseUrl ?? databaseUrl;
   const rt: Runtime = {
     config,
     pool,
@@ -99,7 +104,8 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     auth,
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval },
     features,
-    metrics: new EngineMetrics(),
+    metrics,
+    reads: replicas?.routing,
   };
   const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;
@@ -125,6 +131,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     await actionWorker?.close();
     await actionPool.end().catch(() => undefined);
     await rt.sync?.close();
+    await replicas?.close();
     websockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
@@ -134,14 +141,16 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   };
 
   try {
-    await loadWithRetry(rt, databaseUrl, options.startTimeoutMs ?? 30_000);
+    await loadWithRetry(rt, listenUrl, options.startTimeoutMs ?? 30_000);
+    // The replicas' positions are read once before the first request (until then the primary serves reads).
+    await replicas?.start();
   } catch (e) {
     await closeAll();
     throw e;
   }
   worker = new EventWorker({
     pool,
-    connectionString: databaseUrl,
+    connectionString: listenUrl,
     metadata: () => store.get().metadata,
     poolSize: config.eventsHttpPoolSize,
     fetchIntervalMs: config.eventsFetchInterval,
@@ -174,8 +183,8 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   };
 }
 
-/** Catalog schema + state + listener; retried while the database is not there (healthz says why). */
-async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number): Promise<void> {
+/** Catalog schema + state + listener (LISTEN on `listenUrl`); retried while the database is not there (healthz says why). */
+async function loadWithRetry(rt: Runtime, listenUrl: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
     let sync: MetadataSync | null = null;
@@ -190,7 +199,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       }
       sync = new MetadataSync({
         pool: rt.pool,
-        connectionString: databaseUrl,
+        connectionString: listenUrl,
         store: rt.store,
         projector: rt.write.projector,
         pollInterval: rt.config.syncPollInterval,
@@ -200,7 +209,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       rt.sync = sync;
       // Events appended between the load and LISTEN are picked up here.
       await sync.syncNow();
-      log.info('startup', { kind: 'postgres_connection', info: { database_url: redactUrl(databaseUrl), retries: attempt - 1 } });
+      log.info('startup', { kind: 'postgres_connection', info: { database_url: redactUrl(rt.databaseUrl), retries: attempt - 1 } });
       return;
     } catch (e) {
       rt.sync = null;

@@ -56,6 +56,13 @@ export function serverConfigurationDetail(c: ServerConfig): Record<string, unkno
       sync_poll_interval: c.syncPollInterval,
       min_metadata_version_wait: c.minVersionWait,
       data_dir: c.databaseUrl === undefined ? c.dataDir : null,
+      read_replicas: c.readReplicaUrls.map((u) => redactUrl(u)),
+      read_replica_pool_size: c.readReplicaPoolSize,
+      replica_consistency: c.replicaConsistency,
+      replica_wait_ms: c.replicaWaitMs,
+      replica_max_lag_ms: c.replicaMaxLagMs,
+      use_prepared_statements: c.usePreparedStatements,
+      listen_database_url: redactUrl(c.listenDatabaseUrl),
     },
   };
 }

@@ -9,7 +9,8 @@ import { planFor, type Plan } from './plan.js';
 import { queryStatement, runData } from './database.js';
 import { runMixed } from './mixed.js';
 import { answered, failed, type GraphQLResult } from './result.js';
-import { sendStatement, statementError } from './statement.js';
+import { sendStatement, statementError, type ArrayResult } from './statement.js';
+import { routeRead } from './read.js';
 
 /** A request validated and planned, not yet run (websockets tell pre-execution errors from execution errors). */
 export interface PlannedRequest {
@@ -50,8 +51,18 @@ export async function runPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLReque
 }
 
 async function runWithVariables(ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest): Promise<string> {
-  if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req, plan.operation)}}`;
-  return `{"data":${await runData(ctx, plan, variables, req)}}`;
+  const data = plan.mixed ? await runMixed(ctx, plan.mixed, variables, req, plan.operation) : await runData(ctx, plan, variables, req);
+  if (plan.operation === 'mutation' && ctx.reads) await noteWrite(ctx);
+  return `{"data":${data}}`;
+}
+
+/**
+ * A mutation committed (its database part, or an action whose handler wrote through its own connection): the WAL
+ * position after it, for the response's x-engine-write-lsn and the read router (its reads wait for it).
+ */
+async function noteWrite(ctx: ExecuteContext): Promise<void> {
+  const lsn = await ctx.reads!.committed();
+  if (lsn !== null && ctx.reply) ctx.reply.writeLsn = lsn;
 }
 
 /**
@@ -66,7 +77,7 @@ export function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLReques
   if (q === null) return answered(ctx, req, dataText(plan.pieces, null));
   const { st, values } = q;
   return new Promise((resolve) => {
-    sendStatement(ctx.pool, st, values, (e, r) => {
+    routeRead<ArrayResult>(ctx.reads, ctx.pool, ctx.minLsn, (pool, cb) => sendStatement(pool, st, values, cb), (e, r) => {
       try {
         resolve(e ? failed(ctx, statementError(st, values, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
       } catch (err) {
