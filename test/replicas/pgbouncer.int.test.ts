@@ -32,7 +32,7 @@ test.after.always(async () => {
 const behindBouncer = (options: TestEngineOptions = {}): Promise<TestEngine> =>
   startTestEngine({
     database: clusterTestDatabase(bouncer.url(DB), DB),
-    usePreparedStatements: true,
+    usePreparedStatements: false,
     listenDatabaseUrl: cluster.primary.url(DB),
     syncPollInterval: 600_000,
     pgConnections: 10,
