@@ -23,6 +23,8 @@ test.before(async (t) => {
   await c.connect();
   await c.query('CREATE TABLE article (id int PRIMARY KEY, title text NOT NULL)');
   await c.query("INSERT INTO article SELECT i, 'title ' || i FROM generate_series(1, 20) i");
+  // A read that takes a while: some are in flight whenever the replica is stopped.
+  await c.query('CREATE FUNCTION slow_article(ms int) RETURNS SETOF article LANGUAGE sql STABLE AS $$ SELECT pg_sleep(ms / 1000.0); SELECT * FROM article $$');
   await c.end();
 });
 
@@ -135,6 +137,8 @@ serial('a replica stopped under load: no client error, the primary serves, and i
   const replica = cluster.replicas[0];
   try {
     await track(e);
+    const fn = await e.query({ type: 'track_function', args: { schema: 'public', name: 'slow_article' } });
+    t.true(fn.status === 200 || fn.text.includes('already'), fn.text);
     t.true(await until(async () => (await replicaState(e)) === 'up'));
     let stopLoad = false;
     const failures: string[] = [];
@@ -147,7 +151,14 @@ serial('a replica stopped under load: no client error, the primary serves, and i
         else answered++;
       }
     };
-    const load = Promise.all([0, 1, 2, 3, 4, 5].map(client));
+    const slow = async (): Promise<void> => {
+      while (!stopLoad) {
+        const r = await e.graphql({ query: 'query { slow_article(args: {ms: 200}, where: {id: {_eq: 2}}) { id } }' });
+        if (r.body?.data?.slow_article?.[0]?.id !== 2) failures.push(r.text);
+        else answered++;
+      }
+    };
+    const load = Promise.all([...[0, 1, 2, 3, 4, 5].map(client), slow(), slow(), slow()]);
     await new Promise((r) => setTimeout(r, 700));
     const mid = await routed(e);
     await replica.stop();
@@ -159,6 +170,7 @@ serial('a replica stopped under load: no client error, the primary serves, and i
     const retries = (await metric(e, 'engine_read_retries_total')).get('') ?? 0;
     t.log(`answered ${answered} (${answered - stoppedAt} after the stop), routed before the stop ${JSON.stringify(mid)}, after ${JSON.stringify(after)}, retried ${retries}`);
     t.deepEqual(failures, [], 'every request got its row');
+    t.true(retries > 0, 'reads in flight on the replica when it stopped were retried on the primary');
     t.true(mid.replicas > 0, 'the replica served before it stopped');
     t.true(answered - stoppedAt > 0 && after.primary > mid.primary, 'the primary served once the replica was gone');
     t.is(await replicaState(e), 'down');
