@@ -6,6 +6,7 @@ import pg from 'pg';
 import { queryOk, startTestEngine, type TestEngine, type TestEngineOptions } from '../helpers/engine.js';
 import type { TestDatabase } from '../helpers/db.js';
 import type { Cluster, PgServer } from '../helpers/pg-cluster.js';
+import { routedReads } from '../../bench/replica-metrics.js';
 
 /** The cluster's database as a TestDatabase the engine helper takes (dropped with the cluster). */
 export const clusterTestDatabase = (url: string, name: string): TestDatabase => ({ url, name, drop: async () => undefined });
@@ -32,13 +33,7 @@ export async function metric(e: TestEngine, name: string): Promise<Map<string, n
 }
 
 /** Reads routed to the primary and to replicas (all replicas together). */
-export async function routed(e: TestEngine): Promise<{ primary: number; replicas: number }> {
-  const m = await metric(e, 'engine_read_queries_total');
-  let primary = 0;
-  let replicas = 0;
-  for (const [labels, n] of m) (labels === 'source="primary"' ? (primary += n) : (replicas += n));
-  return { primary, replicas };
-}
+export const routed = (e: TestEngine): Promise<{ primary: number; replicas: number }> => routedReads(e.url);
 
 /** The state of the replica (the first one) as the engine sees it. */
 export async function replicaState(e: TestEngine): Promise<string | null> {

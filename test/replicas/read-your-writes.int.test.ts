@@ -10,6 +10,7 @@ import pg from 'pg';
 import { clusterDatabase, clusterUnavailable, startCluster, type Cluster } from '../helpers/pg-cluster.js';
 import type { TestEngine } from '../helpers/engine.js';
 import { metric, replicaEngine, replicaState, routed, until } from './fixture.js';
+import { staleRounds } from '../../bench/stale-rounds.js';
 
 const DELAY_MS = 500;
 const skip = clusterUnavailable();
@@ -37,35 +38,6 @@ async function tracked(e: TestEngine): Promise<void> {
   if (r.status !== 200 && !String(r.text).includes('already-tracked')) throw new Error(r.text);
 }
 
-interface Rounds {
-  stale: number;
-  /** Responses that were not data (none expected). */
-  errors: string[];
-}
-
-/** `n` rounds by `clients` concurrent clients: insert a row, then read it back (with its LSN when `withHeader`). */
-async function rounds(e: TestEngine, n: number, clients: number, withHeader: boolean): Promise<Rounds> {
-  const out: Rounds = { stale: 0, errors: [] };
-  let next = 0;
-  const client = async (): Promise<void> => {
-    while (next < n) {
-      next++;
-      const w = await e.graphql({ query: 'mutation { insert_note_one(object: {body: "x"}) { id } }' });
-      const id = w.body?.data?.insert_note_one?.id;
-      const lsn = w.headers.get('x-engine-write-lsn');
-      if (typeof id !== 'number' || lsn === null) {
-        out.errors.push(`write: ${w.text} (lsn ${lsn})`);
-        continue;
-      }
-      const r = await e.graphql({ query: `query { note_by_pk(id: ${id}) { id } }` }, withHeader ? { 'x-engine-min-lsn': lsn } : {});
-      if (r.body?.errors || r.body?.data === undefined) out.errors.push(`read: ${r.text}`);
-      else if (r.body.data.note_by_pk === null) out.stale++;
-    }
-  };
-  await Promise.all(Array.from({ length: clients }, client));
-  return out;
-}
-
 const serial = skip ? test.skip : test.serial;
 if (skip) test('read-your-writes tests', (t) => t.log(`skipped: ${skip}`));
 
@@ -77,9 +49,8 @@ serial('1,000 rounds with x-engine-min-lsn read their row every time, served by 
     await tracked(e);
     t.true(await until(async () => (await replicaState(e)) === 'up'));
     const before = await routed(e);
-    const started = Date.now();
-    const withLsn = await rounds(e, 1000, 50, true);
-    const ms = Date.now() - started;
+    const withLsn = await staleRounds(e.url, 1000, 50, true);
+    const ms = withLsn.ms;
     const mid = await routed(e);
     const waited = (await metric(e, 'engine_read_primary_fallbacks_total')).get('reason="waited"') ?? 0;
     t.log(`with the header: 1000 rounds in ${ms} ms, ${withLsn.stale} stale; reads on the replica ${mid.replicas - before.replicas}, on the primary ${mid.primary - before.primary} (${waited} after waiting out)`);
@@ -88,7 +59,7 @@ serial('1,000 rounds with x-engine-min-lsn read their row every time, served by 
     // Nearly all of them came from the replica (a read may still outwait the allowance on a starved machine).
     t.true(mid.replicas - before.replicas >= 900, 'the replica served the reads, after applying each write');
 
-    const without = await rounds(e, 200, 1, false);
+    const without = await staleRounds(e.url, 200, 1, false);
     const after = await routed(e);
     t.log(`without the header: 200 rounds, ${without.stale} stale; reads on the replica ${after.replicas - mid.replicas}, on the primary ${after.primary - mid.primary}`);
     t.deepEqual(without.errors, []);
@@ -104,7 +75,7 @@ serial('with the default consistency (instance) no header is needed: 0 stale rea
     await tracked(e);
     t.true(await until(async () => (await replicaState(e)) === 'up'));
     const before = await routed(e);
-    const r = await rounds(e, 200, 4, false);
+    const r = await staleRounds(e.url, 200, 4, false);
     const after = await routed(e);
     t.log(`instance consistency: 200 rounds, ${r.stale} stale; reads on the replica ${after.replicas - before.replicas}, on the primary ${after.primary - before.primary}`);
     t.deepEqual(r.errors, []);
