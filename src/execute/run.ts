@@ -5,7 +5,7 @@ import { dataText } from '../sql/operation.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { OperationIR } from '../ir/operation.js';
 import type { ExecuteContext } from './context.js';
-import { planFor, type Plan } from './plan.js';
+import { planFor, type Plan, type Statement } from './plan.js';
 import { queryStatement, runData } from './database.js';
 import { runMixed } from './mixed.js';
 import { answered, failed, type GraphQLResult } from './result.js';
@@ -77,12 +77,25 @@ export function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLReques
   if (q === null) return answered(ctx, req, dataText(plan.pieces, null));
   const { st, values } = q;
   return new Promise((resolve) => {
-    routeRead<ArrayResult>(ctx.reads, ctx.pool, ctx.minLsn, (pool, cb) => sendStatement(pool, st, values, cb), (e, r) => {
-      try {
-        resolve(e ? failed(ctx, statementError(st, values, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
-      } catch (err) {
-        resolve(failed(ctx, err, req));
-      }
-    });
+    const done = answerOf(ctx, plan, req, st, values, resolve);
+    // Without read replicas the statement goes straight to the pool, as it did before routing existed.
+    if (ctx.reads === undefined) sendStatement(ctx.pool, st, values, done);
+    else routeRead<ArrayResult>(ctx.reads, ctx.pool, ctx.minLsn, (pool, cb) => sendStatement(pool, st, values, cb), done);
   });
+}
+
+/**
+ * The statement's callback: the answer built from its row (or its failure). Made here rather than as a named
+ * closure in runQueryPlan (tsx's keepNames costs a defineProperty per named closure made).
+ */
+function answerOf(
+  ctx: ExecuteContext, plan: Plan, req: GraphQLRequest, st: Statement, values: unknown[], resolve: (r: GraphQLResult) => void,
+): (e: Error | undefined, r: ArrayResult) => void {
+  return (e, r) => {
+    try {
+      resolve(e ? failed(ctx, statementError(st, values, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
+    } catch (err) {
+      resolve(failed(ctx, err, req));
+    }
+  };
 }
