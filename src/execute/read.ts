@@ -23,16 +23,18 @@ export interface Sticky {
  */
 export function routeRead<R>(reads: ReadRouting | undefined, primary: pg.Pool, minLsn: number, send: SendRead<R>, cb: Callback<R>, sticky?: Sticky): void {
   if (reads === undefined) return send(primary, cb);
-  const attempt = (s: ReadSource, retried: boolean): void => {
-    if (sticky) sticky.source = s;
-    send(s.pool, (e, r) => {
-      if (s.done(e) && !retried) return attempt(reads.retry(s, minLsn), true);
-      cb(e, r);
-    });
-  };
   const picked = reads.source(minLsn, sticky?.source);
-  if (picked instanceof Promise) picked.then((s) => attempt(s, false), (e: Error) => cb(e, undefined as R));
-  else attempt(picked, false);
+  if (picked instanceof Promise) picked.then((s) => attempt(reads, s, minLsn, send, cb, sticky, false), (e: Error) => cb(e, undefined as R));
+  else attempt(reads, picked, minLsn, send, cb, sticky, false);
+}
+
+/** One try of a read on `s` (a module function, not a closure per read: tsx's keepNames names every named closure made). */
+function attempt<R>(reads: ReadRouting, s: ReadSource, minLsn: number, send: SendRead<R>, cb: Callback<R>, sticky: Sticky | undefined, retried: boolean): void {
+  if (sticky) sticky.source = s;
+  send(s.pool, (e, r) => {
+    if (s.done(e) && !retried) return attempt(reads, reads.retry(s, minLsn), minLsn, send, cb, sticky, true);
+    cb(e, r);
+  });
 }
 
 /** routeRead for a read that is a promise: its result, or its failure on the last source tried. */

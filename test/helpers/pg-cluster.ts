@@ -205,9 +205,13 @@ export async function startCluster(specs: ReplicaSpec[] = [{}]): Promise<Cluster
     return dir;
   };
   const servers: Server[] = [];
+  // An interrupted run (Ctrl-C reaches the servers too: same process group) leaves no folder behind either.
+  const removeRoot = (): void => rmSync(root, { recursive: true, force: true });
+  process.once('exit', removeRoot);
   const stopAll = async (): Promise<void> => {
     await Promise.all(servers.map((s) => s.stop()));
-    rmSync(root, { recursive: true, force: true });
+    removeRoot();
+    process.off('exit', removeRoot);
   };
   try {
     const primaryDir = folder('primary');
