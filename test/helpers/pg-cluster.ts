@@ -153,6 +153,11 @@ class Server implements PgServer {
     });
   }
 
+  /** Immediate shutdown, synchronously (the process is exiting). */
+  kill(): void {
+    this.child?.kill('SIGQUIT');
+  }
+
   stop(): Promise<void> {
     const child = this.child;
     if (child === null) return Promise.resolve();
@@ -205,8 +210,11 @@ export async function startCluster(specs: ReplicaSpec[] = [{}]): Promise<Cluster
     return dir;
   };
   const servers: Server[] = [];
-  // An interrupted run (Ctrl-C reaches the servers too: same process group) leaves no folder behind either.
-  const removeRoot = (): void => rmSync(root, { recursive: true, force: true });
+  // A process that ends without stopping them (a crash, Ctrl-C) leaves neither servers nor folder behind.
+  const removeRoot = (): void => {
+    for (const s of servers) s.kill();
+    rmSync(root, { recursive: true, force: true });
+  };
   process.once('exit', removeRoot);
   const stopAll = async (): Promise<void> => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -315,6 +323,11 @@ export async function startPgBouncer(server: PgServer, mode: 'transaction' | 'se
     '',
   ].join('\n'));
   const child = spawn(bin, [ini], { ...asUser(), env: ENV, stdio: ['ignore', 'pipe', 'pipe'] });
+  const leftover = (): void => {
+    child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', leftover);
   const seen: string[] = [];
   await new Promise<void>((resolve, reject) => {
     let ready = false;
@@ -341,6 +354,7 @@ export async function startPgBouncer(server: PgServer, mode: 'transaction' | 'se
     stop: () =>
       new Promise((resolve) => {
         const done = (): void => {
+          process.off('exit', leftover);
           rmSync(dir, { recursive: true, force: true });
           resolve();
         };
