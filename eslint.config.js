@@ -31,6 +31,8 @@ const LAYERS = {
   // Websockets and the live-query pollers.
   subscriptions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'execute', 'sync', 'config'],
   metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'actions', 'remote', 'triggers', 'scheduled', 'sync', 'events', 'projections'],
+  // Read replicas: their pools, the health poll, the router the executor asks where a read runs.
+  replicas: ['core', 'config', 'execute/features.ts'],
   // What start-up runs besides the wiring in main.ts: the embedded Postgres, the runtime's gauges.
   startup: ['core', 'execute', 'sync', 'subscriptions'],
   // The project folder (the original CLI's metadata/ and migrations/): its commands talk HTTP; start-up applies

@@ -31,6 +31,7 @@ import { applyProjectAtStartup } from './project/startup.js';
 import { ScheduledWorker } from './scheduled/worker.js';
 import { registerScheduledMetrics } from './scheduled/metrics.js';
 import { reconcileCronTriggers } from './scheduled/catalog.js';
+import { readReplicas } from './replicas/start.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -94,6 +95,10 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const store = new StateStore();
   // Actions and remote schemas reach the schema caches (through the projector) and the role schemas from here.
   const projector = createProjector(features.cacheChecks);
+  const metrics = new EngineMetrics();
+  const replicas = readReplicas({ config, primary: pool, primaryUrl: databaseUrl, instanceId, metrics, onSwap: (l) => store.onSwap(l) });
+  // LISTEN needs a session connection: --listen-database-url bypasses a transaction-mode pooler.
+  const listenUrl = config.listenDatabaseUrl ?? databaseUrl;
   const rt: Runtime = {
     config,
     pool,
@@ -105,7 +110,8 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     auth,
     write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval, connectionRetries: config.connectionRetries },
     features,
-    metrics: new EngineMetrics(),
+    metrics,
+    reads: replicas?.routing,
   };
   const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;
@@ -134,6 +140,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     await actionWorker?.close();
     await actionPool.end().catch(() => undefined);
     await rt.sync?.close();
+    await replicas?.close();
     websockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
@@ -147,14 +154,16 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
       rt.store.problem = 'applying the project folders (migrations, metadata)';
       await applyProjectAtStartup(rt.write, { migrationsDir: config.migrationsDir, metadataDir: config.metadataDir });
     }
-    await loadWithRetry(rt, databaseUrl, options.startTimeoutMs ?? 30_000);
+    await loadWithRetry(rt, listenUrl, options.startTimeoutMs ?? 30_000);
+    // The replicas' positions are read once before the first request (until then the primary serves reads).
+    await replicas?.start();
   } catch (e) {
     await closeAll();
     throw e;
   }
   worker = new EventWorker({
     pool,
-    connectionString: databaseUrl,
+    connectionString: listenUrl,
     metadata: () => store.get().metadata,
     poolSize: config.eventsHttpPoolSize,
     fetchIntervalMs: config.eventsFetchInterval,
@@ -163,7 +172,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   });
   scheduledWorker = new ScheduledWorker({
     pool,
-    connectionString: databaseUrl,
+    connectionString: listenUrl,
     metadata: () => store.get().metadata,
     poolSize: config.scheduledEventsHttpPoolSize,
     pollMs: config.eventsFetchInterval,
@@ -210,8 +219,8 @@ const heardWhileCheckedOut = (p: pg.Pool): void => void p.on('connect', (client)
 const poolTimes = (c: ServerConfig): { idleTimeoutMillis: number; maxLifetimeSeconds: number } =>
   ({ idleTimeoutMillis: c.pgTimeout * 1000, maxLifetimeSeconds: c.connLifetime });
 
-/** Catalog schema + state + listener; retried while the database is not there (healthz says why). */
-async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number): Promise<void> {
+/** Catalog schema + state + listener (LISTEN on `listenUrl`); retried while the database is not there (healthz says why). */
+async function loadWithRetry(rt: Runtime, listenUrl: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (let attempt = 1; ; attempt++) {
     let sync: MetadataSync | null = null;
@@ -226,7 +235,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       }
       sync = new MetadataSync({
         pool: rt.pool,
-        connectionString: databaseUrl,
+        connectionString: listenUrl,
         store: rt.store,
         projector: rt.write.projector,
         pollInterval: rt.config.syncPollInterval,
@@ -236,7 +245,7 @@ async function loadWithRetry(rt: Runtime, databaseUrl: string, timeoutMs: number
       rt.sync = sync;
       // Events appended between the load and LISTEN are picked up here.
       await sync.syncNow();
-      log.info('startup', { kind: 'postgres_connection', info: { database_url: redactUrl(databaseUrl), retries: attempt - 1 } });
+      log.info('startup', { kind: 'postgres_connection', info: { database_url: redactUrl(rt.databaseUrl), retries: attempt - 1 } });
       return;
     } catch (e) {
       rt.sync = null;

@@ -85,13 +85,31 @@ export interface ServerConfig {
   /** Project folders applied before serving (migrations, then metadata), as the original's cli-migrations image. */
   migrationsDir?: string;
   metadataDir?: string;
+  /** Read replicas (src/replicas): their URLs, each with a pool of this size. */
+  readReplicaUrls: string[];
+  readReplicaPoolSize: number;
+  /** When a read may go to a replica: after this instance's writes (instance), only as asked (header), always (none). */
+  replicaConsistency: ReplicaConsistency;
+  /** Longest wait (ms) for a replica to reach a read's LSN before the primary serves it. */
+  replicaWaitMs: number;
+  /** A replica further behind than this (ms) leaves the rotation. */
+  replicaMaxLagMs: number;
+  /** How often (ms) replica positions and the primary's are read. */
+  replicaPollInterval: number;
+  /** Named prepared statements (false: unnamed ones, for PgBouncer in transaction mode). */
+  usePreparedStatements: boolean;
+  /** The session connection(s) that LISTEN (metadata sync, event wake-ups); unset: the database URL. */
+  listenDatabaseUrl?: string;
 }
+
+export const REPLICA_CONSISTENCY = ['instance', 'header', 'none'] as const;
+export type ReplicaConsistency = (typeof REPLICA_CONSISTENCY)[number];
 
 export class ConfigError extends Error {
   override name = 'ConfigError';
 }
 
-type Kind = 'string' | 'int' | 'bool' | 'enum' | 'list' | 'json';
+type Kind = 'string' | 'int' | 'bool' | 'enum' | 'list' | 'urls' | 'json';
 
 export interface SettingDef {
   key: Exclude<keyof ServerConfig, 'unused'> | 'liveQueries.batchSize' | 'liveQueries.refetchInterval';
@@ -105,9 +123,12 @@ export interface SettingDef {
   help: string;
   /** Accepted without effect here, and why (Note [Settings without effect]). */
   noEffect?: string;
+  /** The flag may be given more than once (a `urls` setting: each adds one). */
+  repeatable?: boolean;
 }
 
 const E = (name: string): string => `ENGINE_GRAPHQL_${name}`;
+const postgresUrl = z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://');
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const SECONDS_IN_A_YEAR = 31_536_000;
 
@@ -119,7 +140,7 @@ const SECONDS_IN_A_YEAR = 31_536_000;
 
 export const SETTINGS: SettingDef[] = [
   { key: 'databaseUrl', flag: 'database-url', env: [E('DATABASE_URL'), 'DATABASE_URL'], kind: 'string',
-    schema: z.string().regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://'),
+    schema: postgresUrl,
     help: 'Postgres URL (postgres://user:pass@host:port/db). Unset: start the embedded Postgres.' },
   { key: 'pgHost', flag: 'host', env: [], kind: 'string', schema: z.string().min(1),
     help: 'Postgres host; with --port, --user and --dbname (and --password) instead of a database URL.' },
@@ -217,6 +238,24 @@ export const SETTINGS: SettingDef[] = [
     help: 'Apply the pending migrations of this folder (<version>_<name>/up.sql) before serving (skipped if it does not exist).' },
   { key: 'metadataDir', flag: 'metadata-dir', env: [E('METADATA_DIR')], kind: 'string', schema: z.string().min(1),
     help: 'Then apply this metadata folder (the original CLI\'s format) before serving (skipped if it does not exist).' },
+  { key: 'readReplicaUrls', flag: 'read-replica-url', env: [E('READ_REPLICA_URLS')], kind: 'urls', repeatable: true,
+    schema: z.array(postgresUrl), default: [],
+    help: 'A read replica\'s Postgres URL (repeat the flag for more; the variable takes a comma-separated list).' },
+  { key: 'readReplicaPoolSize', flag: 'read-replica-pool-size', env: [E('READ_REPLICA_POOL_SIZE')], kind: 'int',
+    schema: int(1, 10_000), default: 50, help: 'Maximum Postgres connections in each read replica\'s pool.' },
+  { key: 'replicaConsistency', flag: 'replica-consistency', env: [E('REPLICA_CONSISTENCY')], kind: 'enum',
+    schema: z.enum(REPLICA_CONSISTENCY), default: 'instance',
+    help: 'instance: a read goes to a replica only once it has replayed every write of this instance; header: only reads sending X-Engine-Min-LSN wait for one; none: no wait.' },
+  { key: 'replicaWaitMs', flag: 'replica-wait-ms', env: [E('REPLICA_WAIT_MS')], kind: 'int', schema: int(0, 600_000), default: 100,
+    help: 'Longest wait in ms for a replica to reach a read\'s LSN; then the primary serves it.' },
+  { key: 'replicaMaxLagMs', flag: 'replica-max-lag-ms', env: [E('REPLICA_MAX_LAG_MS')], kind: 'int', schema: int(1, 86_400_000),
+    default: 10_000, help: 'A replica lagging more than this many ms leaves the rotation until it catches up.' },
+  { key: 'replicaPollInterval', flag: 'replica-poll-interval', env: [E('REPLICA_POLL_INTERVAL')], kind: 'int', schema: int(5, 600_000),
+    default: 100, help: 'How often in ms the replicas\' replayed positions (and the primary\'s) are read.' },
+  { key: 'usePreparedStatements', flag: 'use-prepared-statements', env: [E('USE_PREPARED_STATEMENTS')], kind: 'bool', schema: z.boolean(),
+    default: true, help: 'Named prepared statements; false sends unnamed ones (PgBouncer in transaction mode).' },
+  { key: 'listenDatabaseUrl', flag: 'listen-database-url', env: [E('LISTEN_DATABASE_URL')], kind: 'string', schema: postgresUrl,
+    help: 'Postgres URL of the LISTEN connections (metadata sync, event wake-ups): a session connection that bypasses a transaction-mode pooler. Default: the database URL.' },
 ];
 
 const BOOL_TRUE = new Set(['true', 't', 'yes', 'y', '1', 'on']);
@@ -237,6 +276,9 @@ function convert(def: SettingDef, raw: string): unknown {
       return def.key === 'authHookMode' ? raw.trim().toUpperCase() : raw.trim().toLowerCase();
     case 'list':
       return raw.split(',').map((s) => s.trim().toLowerCase()).filter((s) => s !== '');
+    case 'urls':
+      // Repeated flags arrive joined with commas, like the variable's list (a comma inside a URL must be %2C).
+      return raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
     case 'json':
       try {
         return JSON.parse(raw);
@@ -300,7 +342,8 @@ export function splitArgs(argv: readonly string[], extraFlags: readonly string[]
       else if (next === undefined || (next.startsWith('--') && next.length > 2)) throw new ConfigError(`missing value for --${name}`);
       else value = argv[++i];
     }
-    if (def) out.flags.set(def, value);
+    const before = def ? out.flags.get(def) : undefined;
+    if (def) out.flags.set(def, def.repeatable && before !== undefined ? `${before},${value}` : value);
     else out.unknown.set(name, value);
   }
   return out;
@@ -385,7 +428,7 @@ export const isApiEnabled = (c: ServerConfig, api: Api): boolean => c.enabledApi
 /** The options table for --help. */
 export function settingsHelp(): string {
   const rows = SETTINGS.map((s) => {
-    const dflt = s.default === undefined ? '' : ` [default: ${Array.isArray(s.default) ? s.default.join(',') : String(s.default)}]`;
+    const dflt = s.default === undefined || (Array.isArray(s.default) && s.default.length === 0) ? '' : ` [default: ${Array.isArray(s.default) ? s.default.join(',') : String(s.default)}]`;
     return `  --${s.flag}${s.kind === 'bool' ? '' : ' VALUE'}\n      ${s.env.length ? s.env.join(', ') : '(flag only)'}\n      ${s.help}${dflt}`;
   });
   return rows.join('\n');

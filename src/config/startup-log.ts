@@ -64,6 +64,13 @@ export function serverConfigurationDetail(c: ServerConfig): Record<string, unkno
       pg_stripes: c.pgStripes,
       enable_telemetry: c.enableTelemetry,
       console_assets_dir: c.consoleAssetsDir ?? null,
+      read_replicas: c.readReplicaUrls.map((u) => redactUrl(u)),
+      read_replica_pool_size: c.readReplicaPoolSize,
+      replica_consistency: c.replicaConsistency,
+      replica_wait_ms: c.replicaWaitMs,
+      replica_max_lag_ms: c.replicaMaxLagMs,
+      use_prepared_statements: c.usePreparedStatements,
+      listen_database_url: redactUrl(c.listenDatabaseUrl),
     },
   };
 }

@@ -7,7 +7,7 @@ import type { Session } from '../auth/session.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { PreparedOperation } from '../graphql/prepare.js';
 import type { TxIsolation } from '../config/config.js';
-import type { ClientHeaders, ExecutorFeatures } from './features.js';
+import type { ClientHeaders, ExecutorFeatures, ReadRouting } from './features.js';
 
 export type PrepareFn = (
   state: EngineState,
@@ -17,7 +17,14 @@ export type PrepareFn = (
 ) => PreparedOperation | Promise<PreparedOperation>;
 
 export interface ExecuteContext {
+  /** The primary's pool: writes, and reads when there is no router. */
   pool: pg.Pool;
+  /** Read replicas (src/replicas): where a read runs; undefined: on `pool`. */
+  reads?: ReadRouting;
+  /** The WAL position this request's reads must see (x-engine-min-lsn; 0: none). */
+  minLsn: number;
+  /** Named prepared statements (--use-prepared-statements; unnamed ones work behind a transaction-mode pooler). */
+  preparedStatements: boolean;
   state: EngineState;
   session: Session;
   stringifyNumeric: boolean;
@@ -46,8 +53,12 @@ export interface ExecuteContext {
   remote?: (req: GraphQLRequest, raw: unknown, db: (req: GraphQLRequest) => Promise<string>) => Promise<string> | null;
 }
 
-/** Set-Cookie values of sync action handlers (and remote schemas), and the status of a failed action call (for /v1alpha1). */
+/**
+ * What the response gets besides its body: Set-Cookie values of sync action handlers (and remote schemas), the
+ * status of a failed action call (for /v1alpha1), the WAL position after a mutation (x-engine-write-lsn).
+ */
 export interface ActionReply {
   setCookie: string[];
   errorStatus?: number;
+  writeLsn?: string;
 }

@@ -12,6 +12,7 @@ import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { ExecuteContext } from './context.js';
 import type { Plan, Statement } from './plan.js';
 import { runStatement } from './statement.js';
+import { readStatement } from './read.js';
 
 /**
  * The original's query-log line: the GraphQL request and, for queries, the SQL with its arguments per root field
@@ -48,7 +49,10 @@ export async function runData(
 ): Promise<string> {
   if (!plan.sequential) {
     const q = queryStatement(ctx, plan, variables, req);
-    return splice(plan.pieces, q === null ? null : await runStatement(tx ?? ctx.pool, q.st, q.values, tx ? undefined : retryPolicy(ctx)));
+    if (q === null) return splice(plan.pieces, null);
+    // A query's statement is a read (a replica may serve it), unless it is part of a mutation's transaction.
+    const row = tx ? await runStatement(tx, q.st, q.values) : await readStatement(ctx, q.st, q.values);
+    return splice(plan.pieces, row);
   }
   const src = { variables, sessionVariables: ctx.session.variables };
   if (log.wants('query-log')) logQuery(ctx, req, plan, null);

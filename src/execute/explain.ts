@@ -13,9 +13,13 @@ import { resolveParams, type ParamSource } from '../sql/params.js';
 import type { PrepareFn } from './context.js';
 import { mapExecutionError } from '../core/pg-errors.js';
 import { parseRequest } from '../graphql/request-body.js';
+import type { ReadRouting } from './features.js';
+import { readOn } from './read.js';
 
 export interface ExplainContext {
   pool: pg.Pool;
+  /** Read replicas: an EXPLAIN is a read (planned where the query would run). */
+  reads?: ReadRouting;
   state: EngineState;
   /** The caller: must be admin. */
   session: Session;
@@ -36,13 +40,17 @@ function explainSession(user: unknown): Session {
 
 type Explained = { field: string; sql: string; plan: string[] };
 
+/** EXPLAIN of a statement, on the source a read of it would use. */
+const explainRows = (ctx: ExplainContext, text: string, values: unknown[]): Promise<Array<{ 'QUERY PLAN': string }>> =>
+  readOn(ctx.reads, ctx.pool, 0, async (pool) => (await pool.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${text}`, values })).rows);
+
 /** The SQL (parameters shown as literals) and EXPLAIN lines of one statement. */
 async function explainStatement(ctx: ExplainContext, q: SQL, src: ParamSource): Promise<{ sql: string; plan: string[] }> {
   const c = compile(q);
   const values = resolveParams(c.slots, src);
   const display = compile(q, (i) => displayLiteral(values[i - 1])).text;
   try {
-    const rows = (await ctx.pool.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${c.text}`, values })).rows;
+    const rows = await explainRows(ctx, c.text, values);
     return { sql: display, plan: rows.map((r) => r['QUERY PLAN']) };
   } catch (e) {
     throw mapExecutionError(e, { text: c.text, values });
@@ -54,7 +62,7 @@ async function explainLive(ctx: ExplainContext, ir: OperationIR, src: ParamSourc
   const plan = compileLiveQuery(ir);
   const values = liveQueryParams(plan, [{ id: '00000000-0000-0000-0000-000000000000', source: src }]);
   try {
-    const rows = (await ctx.pool.query<{ 'QUERY PLAN': string }>({ text: `EXPLAIN ${plan.text}`, values })).rows;
+    const rows = await explainRows(ctx, plan.text, values);
     return { sql: plan.text, plan: rows.map((r) => r['QUERY PLAN']) };
   } catch (e) {
     throw mapExecutionError(e, { text: plan.text, values });

@@ -1,7 +1,7 @@
 // What the features give the executor: the role schemas' extensions (actions' root fields, remote schemas merged
-// in), how an action field runs, and the answer of a request that selects remote-schema fields. src/features.ts
-// composes them and the composition root passes them down; the executor imports no feature, and a feature imports
-// nothing of the executor but this module.
+// in), how an action field runs, the answer of a request that selects remote-schema fields, and where a read runs
+// (read replicas). src/features.ts composes them and the composition root passes them down; the executor imports no
+// feature, and a feature imports nothing of the executor but this module.
 import type pg from 'pg';
 import type { RequestHeaders, Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
@@ -52,4 +52,35 @@ export interface ExecutorFeatures {
    * the request object as the client sent it; `db` answers the database part of a request that mixes both.
    */
   remoteAnswer(ctx: RemoteContext, req: GraphQLRequest, raw: unknown, db: Answer): Promise<string> | null;
+}
+
+/** Where one read runs: a read replica's pool or the primary's (src/replicas picks it). */
+export interface ReadSource {
+  readonly pool: pg.Pool;
+  /**
+   * The read is over (`error`: how it failed, as the driver gave it). True when the source went away under it (a
+   * replica shut down, refused the connection, or cancelled the read for a conflict with recovery): worth one more
+   * try on another source.
+   */
+  done(error?: unknown): boolean;
+}
+
+/** How reads are routed when read replicas are configured (src/replicas). */
+export interface ReadRouting {
+  /**
+   * The source of a read that must see the WAL position `minLsn` (0: none of its own; the router adds what its
+   * consistency setting asks). A promise while it waits for a replica to catch up. `prefer`: the source to keep if
+   * it still qualifies (a live query stays where it is).
+   */
+  source(minLsn: number, prefer?: ReadSource): ReadSource | Promise<ReadSource>;
+  /** Where a read that failed because `failed` went away tries once more: another replica in rotation, or the primary. */
+  retry(failed: ReadSource, minLsn: number): ReadSource;
+  /**
+   * A write committed on the primary: its WAL position after the commit, as Postgres writes it (the
+   * x-engine-write-lsn header), null when it could not be read. Later reads of this instance wait for it
+   * (consistency `instance`).
+   */
+  committed(): Promise<string | null>;
+  /** An x-engine-min-lsn value as a position (0 when absent); throws EngineError (invalid-headers) when malformed. */
+  minLsn(value: string | undefined): number;
 }

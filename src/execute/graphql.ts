@@ -11,7 +11,7 @@ import type { ActionReply, ExecuteContext, PrepareFn } from './context.js';
 import { handleExplainRequest } from './explain.js';
 import { checkAllowlist } from '../graphql/allowlist.js';
 import type { SchemaExtensions } from '../graphql/role-schema.js';
-import type { ExecutorFeatures, RemoteContext } from './features.js';
+import type { ExecutorFeatures, ReadRouting, RemoteContext } from './features.js';
 
 export interface GraphQLRequestContext {
   pool: pg.Pool;
@@ -23,6 +23,10 @@ export interface GraphQLRequestContext {
   requestId: string;
   /** The client's headers (actions with forward_client_headers pass them on). */
   clientHeaders?: Record<string, string | string[] | undefined>;
+  /** Read replicas (src/replicas): where reads run; absent: on `pool`. */
+  reads?: ReadRouting;
+  /** The WAL position the request's reads must see (x-engine-min-lsn). */
+  minLsn?: number;
 }
 
 /** With the allow-list on, a plan is only made (and cached per role, query and state) for an allowed query. */
@@ -58,6 +62,9 @@ function prepareOf(front: Front, extensions: SchemaExtensions, allowlist: boolea
 export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): ExecuteContext {
   return {
     pool: ctx.pool,
+    reads: ctx.reads,
+    minLsn: ctx.minLsn ?? 0,
+    preparedStatements: ctx.config.usePreparedStatements,
     state: ctx.state,
     session: ctx.session,
     stringifyNumeric: ctx.config.stringifyNumericTypes,
@@ -98,6 +105,10 @@ export function graphqlExecuteContext(ctx: GraphQLRequestContext, reply: ActionR
   return ec;
 }
 
+/** The WAL position after a request's writes (read replicas: a later read sends it as x-engine-min-lsn). */
+export const WRITE_LSN_HEADER = 'x-engine-write-lsn';
+export const MIN_LSN_HEADER = 'x-engine-min-lsn';
+
 /** A GraphQL endpoint's answer: the executor's, with what actions and remote schemas add to the response. */
 export type HandledResult = GraphQLResult & { errorStatus?: number; setCookie?: string[] };
 
@@ -115,14 +126,15 @@ export function graphqlRequest(ctx: GraphQLRequestContext, body: unknown, reply:
  * gives /v1alpha1 its status.
  */
 export function withActionReply(r: GraphQLResult, reply: ActionReply): HandledResult {
-  const out = reply.setCookie.length ? { ...r, setCookie: reply.setCookie } : r;
+  let out: HandledResult = reply.setCookie.length ? { ...r, setCookie: reply.setCookie } : r;
+  if (reply.writeLsn !== undefined) out = { ...out, headers: { ...out.headers, [WRITE_LSN_HEADER]: reply.writeLsn } };
   return reply.errorStatus === undefined ? out : { ...out, errorStatus: reply.errorStatus };
 }
 
 /** POST /v1/graphql/explain (admin only): `[{field, sql, plan}]`, or a metadata-style error with its status. */
 export async function handleGraphQLExplain(ctx: GraphQLRequestContext, body: unknown): ReturnType<typeof handleExplainRequest> {
   return handleExplainRequest(
-    { pool: ctx.pool, state: ctx.state, session: ctx.session, stringifyNumeric: ctx.config.stringifyNumericTypes, prepare: front(ctx.features.extensions) },
+    { pool: ctx.pool, reads: ctx.reads, state: ctx.state, session: ctx.session, stringifyNumeric: ctx.config.stringifyNumericTypes, prepare: front(ctx.features.extensions) },
     body,
     showInternal(ctx.session, ctx.config),
   );

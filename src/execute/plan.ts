@@ -56,6 +56,7 @@ const withVariables = (plan: Plan, variables: Record<string, unknown>): Plan => 
  */
 const MAX_SHAPE = 16384;
 
+/** `keep`: the plan is kept (its statements named, prepared once per connection); else its statements are unnamed. */
 function buildPlan(p: PreparedOperation, keep: boolean): Plan {
   const { ir } = p;
   if (ir.fields.some(([, f]) => f.kind === 'action_root')) return mixedPlan(p, keep);
@@ -107,15 +108,17 @@ export function planFor(ctx: ExecuteContext, req: GraphQLRequest): Plan | Promis
 
 async function newPlan(ctx: ExecuteContext, req: GraphQLRequest, cache: Lru<Entry>, key: string): Promise<Plan> {
   const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });
+  // Without prepared statements (--use-prepared-statements false) every statement is unnamed: a transaction-mode
+  // pooler may run a statement on a connection other than the one that prepared it.
   if (prepared.ir.reusable) {
-    const plan = buildPlan(prepared, true);
+    const plan = buildPlan(prepared, ctx.preparedStatements);
     cache.set(key, plan);
     return plan;
   }
   if (prepared.coerceWithShape) {
     const { variables, shape } = prepared.coerceWithShape(req.variables);
     const keep = shape.length <= MAX_SHAPE;
-    const plan = buildPlan(prepared, keep);
+    const plan = buildPlan(prepared, keep && ctx.preparedStatements);
     cache.set(key, { coerceWithShape: prepared.coerceWithShape });
     if (keep) shapeCacheFor<Plan>(ctx.state, ctx.planCacheSize).set(`${key}\u0000${shape}`, plan);
     return withVariables(plan, variables);

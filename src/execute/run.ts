@@ -5,14 +5,15 @@ import { dataText } from '../sql/operation.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { OperationIR } from '../ir/operation.js';
 import type { ExecuteContext } from './context.js';
-import { planFor, type Plan } from './plan.js';
+import { planFor, type Plan, type Statement } from './plan.js';
 import { queryStatement, runData } from './database.js';
 import { runMixed } from './mixed.js';
 import { answered, failed, type GraphQLResult } from './result.js';
 import { isConnectionError } from '../core/pg-errors.js';
 import { retryAfter } from '../core/connection-retry.js';
 import { retryPolicy } from './database.js';
-import { sendStatement, statementError, submitStatement } from './statement.js';
+import { sendStatement, statementError, submitStatement, type ArrayResult } from './statement.js';
+import { routeRead } from './read.js';
 
 /** A request validated and planned, not yet run (websockets tell pre-execution errors from execution errors). */
 export interface PlannedRequest {
@@ -53,8 +54,18 @@ export async function runPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLReque
 }
 
 async function runWithVariables(ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest): Promise<string> {
-  if (plan.mixed) return `{"data":${await runMixed(ctx, plan.mixed, variables, req, plan.operation)}}`;
-  return `{"data":${await runData(ctx, plan, variables, req)}}`;
+  const data = plan.mixed ? await runMixed(ctx, plan.mixed, variables, req, plan.operation) : await runData(ctx, plan, variables, req);
+  if (plan.operation === 'mutation' && ctx.reads) await noteWrite(ctx);
+  return `{"data":${data}}`;
+}
+
+/**
+ * A mutation committed (its database part, or an action whose handler wrote through its own connection): the WAL
+ * position after it, for the response's x-engine-write-lsn and the read router (its reads wait for it).
+ */
+async function noteWrite(ctx: ExecuteContext): Promise<void> {
+  const lsn = await ctx.reads!.committed();
+  if (lsn !== null && ctx.reply) ctx.reply.writeLsn = lsn;
 }
 
 /**
@@ -69,19 +80,33 @@ export function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLReques
   if (q === null) return answered(ctx, req, dataText(plan.pieces, null));
   const { st, values } = q;
   return new Promise((resolve) => {
-    sendStatement(ctx.pool, st, values, (e, r) => {
-      try {
-        if (e && ctx.connectionRetries > 0 && isConnectionError(e)) {
-          resolve(retryAfter(e, retryPolicy(ctx), () => submitStatement(ctx.pool, st, values)).then(
-            (again) => answered(ctx, req, dataText(plan.pieces, again.rows[0] ?? null)),
-            (err: unknown) => failed(ctx, statementError(st, values, err), req),
-          ));
-          return;
-        }
-        resolve(e ? failed(ctx, statementError(st, values, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
-      } catch (err) {
-        resolve(failed(ctx, err, req));
-      }
-    });
+    const done = answerOf(ctx, plan, req, st, values, resolve);
+    // Without read replicas the statement goes straight to the pool, as it did before routing existed.
+    if (ctx.reads === undefined) sendStatement(ctx.pool, st, values, done);
+    else routeRead<ArrayResult>(ctx.reads, ctx.pool, ctx.minLsn, (pool, cb) => sendStatement(pool, st, values, cb), done);
   });
+}
+
+/**
+ * The statement's callback: the answer built from its row (or its failure). Made here rather than as a named
+ * closure in runQueryPlan (tsx's keepNames costs a defineProperty per named closure made).
+ */
+function answerOf(
+  ctx: ExecuteContext, plan: Plan, req: GraphQLRequest, st: Statement, values: unknown[], resolve: (r: GraphQLResult | PromiseLike<GraphQLResult>) => void,
+): (e: Error | undefined, r: ArrayResult) => void {
+  return (e, r) => {
+    try {
+      // On the primary pool, a lost or refused connection is tried again on a new one (the router retries its own).
+      if (e && ctx.reads === undefined && ctx.connectionRetries > 0 && isConnectionError(e)) {
+        resolve(retryAfter(e, retryPolicy(ctx), () => submitStatement(ctx.pool, st, values)).then(
+          (again) => answered(ctx, req, dataText(plan.pieces, again.rows[0] ?? null)),
+          (err: unknown) => failed(ctx, statementError(st, values, err), req),
+        ));
+        return;
+      }
+      resolve(e ? failed(ctx, statementError(st, values, e), req) : answered(ctx, req, dataText(plan.pieces, r.rows[0] ?? null)));
+    } catch (err) {
+      resolve(failed(ctx, err, req));
+    }
+  };
 }

@@ -7,7 +7,7 @@ import type { StateStore } from '../sync/state-store.js';
 import type { MetadataSync } from '../sync/listener.js';
 import type { WriteContext } from '../metadata/write.js';
 import type { EngineMetrics } from '../core/metrics.js';
-import type { ExecutorFeatures } from '../execute/features.js';
+import type { ExecutorFeatures, ReadRouting } from '../execute/features.js';
 
 export interface Runtime {
   config: ServerConfig;
@@ -24,4 +24,6 @@ export interface Runtime {
   auth: AuthRuntime;
   /** This instance's Prometheus metrics (GET /v1/metrics); features register theirs on metrics.registry. */
   metrics: EngineMetrics;
+  /** Read replicas (src/replicas): where reads run; undefined when none is configured. */
+  reads?: ReadRouting;
 }

@@ -37,9 +37,10 @@ function handshakeHeaders(req: http.IncomingMessage, rt: Runtime, keepNames: boo
 export function attachWebsocketTransport(server: http.Server, rt: Runtime, timings: WebsocketTimings = {}): WebsocketTransport {
   const allowed = corsPolicy(rt.config);
   const live = new LiveQueries({
-    pool: rt.pool, batchSize: rt.config.liveQueries.batchSize, intervalMs: rt.config.liveQueries.refetchInterval, connectionRetries: rt.config.connectionRetries,
+    pool: rt.pool, reads: rt.reads, preparedStatements: rt.config.usePreparedStatements, batchSize: rt.config.liveQueries.batchSize,
+    intervalMs: rt.config.liveQueries.refetchInterval, connectionRetries: rt.config.connectionRetries,
   });
-  return attachWebsockets(server, { pool: rt.pool, store: rt.store, features: rt.features, config: rt.config, live, subscriptions: new Set() }, {
+  return attachWebsockets(server, { pool: rt.pool, reads: rt.reads, store: rt.store, features: rt.features, config: rt.config, live, subscriptions: new Set() }, {
     enabled: isApiEnabled(rt.config, 'graphql'),
     ...timings,
     checkHandshake: (req) => {

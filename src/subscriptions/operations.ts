@@ -19,7 +19,8 @@ import { planRequest } from '../execute/run.js';
 import { remoteRequest } from '../execute/answer.js';
 import type { ExecuteContext } from '../execute/context.js';
 import type { StateStore } from '../sync/state-store.js';
-import type { ExecutorFeatures } from '../execute/features.js';
+import type { ExecutorFeatures, ReadRouting } from '../execute/features.js';
+import { MIN_LSN_HEADER } from '../execute/graphql.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
 import type { LiveHandle, LiveQueries } from './poller.js';
 
@@ -29,6 +30,8 @@ export interface WsServerContext {
   store: StateStore;
   /** What actions and remote schemas add to the role schemas and the executor (src/features.ts). */
   features: ExecutorFeatures;
+  /** Read replicas (src/replicas): where queries and live-query polls run. */
+  reads?: ReadRouting;
   config: ServerConfig;
   live: LiveQueries;
   /** Live subscriptions of every connection (re-validated on a metadata change). */
@@ -81,9 +84,9 @@ const asEngineError = (e: unknown): EngineError => {
 };
 
 function executeContext(
-  ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState, requestId: string, clientHeaders?: Record<string, string>,
+  ws: WsServerContext, endpoint: Endpoint, session: Session, state: EngineState, requestId: string, clientHeaders?: Record<string, string>, minLsn = 0,
 ): ExecuteContext {
-  const ctx = { pool: ws.pool, state, features: ws.features, session, config: ws.config, requestId, clientHeaders };
+  const ctx = { pool: ws.pool, reads: ws.reads, minLsn, state, features: ws.features, session, config: ws.config, requestId, clientHeaders };
   return endpoint.relay ? relayExecuteContext(ctx) : graphqlExecuteContext(ctx);
 }
 
@@ -103,6 +106,17 @@ function jsonObjectAnswer(text: string): string {
 }
 
 /**
+ * The WAL position an operation's reads must see (read replicas): `x-engine-min-lsn` in the operation's
+ * `extensions`, else among connection_init's headers; 0 without replicas. Throws EngineError when malformed.
+ */
+function minLsnOf(ws: WsServerContext, client: ClientInput): number {
+  if (ws.reads === undefined) return 0;
+  const ext = (client.raw as { extensions?: Record<string, unknown> } | null)?.extensions;
+  const own = ext !== null && typeof ext === 'object' ? ext[MIN_LSN_HEADER] : undefined;
+  return ws.reads.minLsn(typeof own === 'string' ? own : client.headers[MIN_LSN_HEADER]);
+}
+
+/**
  * Starts one operation; resolves to a handle for a live subscription, null when it is already over. `requestId` is
  * the one its query-log and websocket-log lines carry.
  */
@@ -112,10 +126,12 @@ export async function startOperation(
 ): Promise<Stoppable | null> {
   let state: EngineState;
   let planned;
+  let minLsn: number;
   try {
     if (!ws.store.ready) throw new EngineError('unexpected', ws.store.problem ?? 'metadata not loaded yet', { status: 500 });
     state = ws.store.get();
-    const ec = executeContext(ws, endpoint, session, state, requestId, client.headers);
+    minLsn = minLsnOf(ws, client);
+    const ec = executeContext(ws, endpoint, session, state, requestId, client.headers, minLsn);
     // A subscription to a remote field throws here (not-supported, before execution, as the original).
     const viaRemote = remoteRequest(ec, request, client.raw);
     planned = viaRemote ? { operation: 'query' as const, run: async () => jsonObjectAnswer(await viaRemote) } : await planRequest(ec, request);
@@ -124,7 +140,7 @@ export async function startOperation(
     return null;
   }
   if (planned.operation === 'subscription') {
-    const sub = new LiveSubscription(ws, endpoint, session, request, sink, requestId);
+    const sub = new LiveSubscription(ws, endpoint, session, request, sink, requestId, minLsn);
     try {
       await sub.start(state);
     } catch (e) {
@@ -160,6 +176,8 @@ export class LiveSubscription implements Stoppable {
     private readonly request: GraphQLRequest,
     private readonly sink: OperationSink,
     private readonly requestId: string = randomUUID(),
+    /** The WAL position its results must reflect (x-engine-min-lsn). */
+    private readonly minLsn = 0,
   ) {}
 
   async start(state: EngineState): Promise<void> {
@@ -172,7 +190,7 @@ export class LiveSubscription implements Stoppable {
   private attach(p: PreparedLive): void {
     const old = this.handle;
     const errors = (err: EngineError): string => JSON.stringify({ data: null, errors: [errorObject(this.ws, this.endpoint, this.session, err)] });
-    this.handle = this.ws.live.add(p.plan, p.params, { data: (t) => this.sink.data(t), error: (e) => this.sink.data(errors(e)) }, old?.lastHash ?? null);
+    this.handle = this.ws.live.add(p.plan, p.params, { data: (t) => this.sink.data(t), error: (e) => this.sink.data(errors(e)) }, old?.lastHash ?? null, this.minLsn);
     this.prepared = p;
     old?.stop();
   }

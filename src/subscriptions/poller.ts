@@ -10,6 +10,8 @@ import { log } from '../core/log.js';
 import type { LiveQueryPlan } from '../sql/live.js';
 import { mapExecutionError } from '../core/pg-errors.js';
 import { withRetries } from '../core/connection-retry.js';
+import type { ReadRouting } from '../execute/features.js';
+import { routeRead, type Sticky } from '../execute/read.js';
 
 /** Where a subscriber's results go. */
 export interface LiveSink {
@@ -26,7 +28,12 @@ export interface LiveHandle {
 }
 
 export interface PollerOptions {
+  /** The primary's pool (every poll's, without read replicas). */
   pool: pg.Pool;
+  /** Read replicas (src/replicas): where each poll runs. */
+  reads?: ReadRouting;
+  /** Named prepared statements (false: unnamed, for a transaction-mode pooler). */
+  preparedStatements?: boolean;
   batchSize: number;
   intervalMs: number;
   /** A poll whose connection failed is run again on a new one this often (--retries). */
@@ -65,14 +72,17 @@ export class LiveQueries {
 
   constructor(readonly options: PollerOptions) {}
 
-  /** Adds a subscriber: `params` is the JSON array of its parameter values (resolveParams of the plan's slots). */
-  add(plan: LiveQueryPlan, params: string, sink: LiveSink, lastHash: string | null = null): LiveHandle {
+  /**
+   * Adds a subscriber: `params` is the JSON array of its parameter values (resolveParams of the plan's slots);
+   * `minLsn` the WAL position its results must reflect (x-engine-min-lsn: from its first result on).
+   */
+  add(plan: LiveQueryPlan, params: string, sink: LiveSink, lastHash: string | null = null, minLsn = 0): LiveHandle {
     let p = this.pollers.get(plan.text);
     if (p === undefined) {
       p = new Poller(this, plan);
       this.pollers.set(plan.text, p);
     }
-    return p.add(params, sink, lastHash);
+    return p.add(params, sink, lastHash, minLsn);
   }
 
   /** Called by a poller that has no subscribers left. */
@@ -107,13 +117,20 @@ class Poller {
   /** Runs never overlap: an older result must never overtake a newer one. */
   private chain: Promise<void> = Promise.resolve();
   private closed = false;
-  private readonly name: string;
+  private readonly name: string | undefined;
+  /**
+   * With read replicas: the position every poll must reflect (the highest x-engine-min-lsn of its subscribers: no
+   * result older than one a subscriber asked for), and the source it polls while that one qualifies.
+   */
+  private minLsn = 0;
+  private readonly sticky: Sticky = {};
 
   constructor(private readonly owner: LiveQueries, private readonly plan: LiveQueryPlan) {
-    this.name = `l_${createHash('sha1').update(plan.text).digest('base64url').slice(0, 27)}`;
+    this.name = owner.options.preparedStatements === false ? undefined : `l_${createHash('sha1').update(plan.text).digest('base64url').slice(0, 27)}`;
   }
 
-  add(params: string, sink: LiveSink, lastHash: string | null): LiveHandle {
+  add(params: string, sink: LiveSink, lastHash: string | null, minLsn: number): LiveHandle {
+    if (minLsn > this.minLsn) this.minLsn = minLsn;
     let c = this.cohorts.get(params);
     if (c === undefined) {
       c = { id: String(this.nextId++), params, subs: new Set() };
@@ -182,16 +199,23 @@ class Poller {
     await Promise.all(batches.map((b) => this.runBatch(b)));
   }
 
+  /** One batched statement, on the source the read router picks (the primary's pool without one). */
+  private query(ids: string[], vars: string[]): Promise<string[][]> {
+    const { pool, reads } = this.owner.options;
+    const q = { name: this.name, text: this.plan.text, values: [ids, vars], rowMode: 'array' as const };
+    return new Promise((resolve, reject) => {
+      routeRead<pg.QueryArrayResult<string[]>>(reads, pool, this.minLsn, (p, cb) => void p.query<string[]>(q, cb), (e, r) => (e ? reject(e) : resolve(r.rows)), this.sticky);
+    });
+  }
+
   private async runBatch(batch: Cohort[]): Promise<void> {
     const ids = batch.map((c) => c.id);
     const vars = batch.map((c) => c.params);
     this.owner.statements++;
     let rows: string[][];
     try {
-      const { pool, connectionRetries = 0 } = this.owner.options;
-      const r = await withRetries({ retries: connectionRetries }, () =>
-        pool.query<string[]>({ name: this.name, text: this.plan.text, values: [ids, vars], rowMode: 'array' }));
-      rows = r.rows;
+      // A poll whose connection was lost or refused runs again on a new one (--retries).
+      rows = await withRetries({ retries: this.owner.options.connectionRetries ?? 0 }, () => this.query(ids, vars));
     } catch (e) {
       const err = mapExecutionError(e, { text: this.plan.text, values: [ids, vars] });
       const h = hashOf(`error:${err.code}:${err.message}`);

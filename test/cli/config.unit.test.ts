@@ -146,3 +146,25 @@ test('--stripes, --enable-telemetry, --console-assets-dir are accepted and repor
   t.deepEqual(c.unused.map((u) => u.setting), ['--stripes (ENGINE_GRAPHQL_PG_STRIPES)', 'ENGINE_GRAPHQL_ENABLE_TELEMETRY (--enable-telemetry)',
     '--console-assets-dir (ENGINE_GRAPHQL_CONSOLE_ASSETS_DIR)']);
 });
+
+test('read replicas: the flag repeats, the variable is a comma-separated list; consistency, waits and pooler settings', (t) => {
+  const d = parseConfig([], {});
+  t.deepEqual(d.readReplicaUrls, []);
+  t.like(d, { readReplicaPoolSize: 50, replicaConsistency: 'instance', replicaWaitMs: 100, usePreparedStatements: true, listenDatabaseUrl: undefined });
+  const f = parseConfig(['--read-replica-url', 'postgres://r1/db', '--read-replica-url=postgres://u:p@r2:5433/db', '--replica-consistency', 'HEADER'], {});
+  t.deepEqual(f.readReplicaUrls, ['postgres://r1/db', 'postgres://u:p@r2:5433/db']);
+  t.is(f.replicaConsistency, 'header');
+  const env = parseConfig([], {
+    ENGINE_GRAPHQL_READ_REPLICA_URLS: 'postgres://r1/db, postgres://r2/db',
+    ENGINE_GRAPHQL_USE_PREPARED_STATEMENTS: 'false',
+    ENGINE_GRAPHQL_LISTEN_DATABASE_URL: 'postgres://direct/db',
+    ENGINE_GRAPHQL_REPLICA_WAIT_MS: '0',
+  });
+  t.deepEqual(env.readReplicaUrls, ['postgres://r1/db', 'postgres://r2/db']);
+  t.false(env.usePreparedStatements);
+  t.is(env.listenDatabaseUrl, 'postgres://direct/db');
+  t.is(env.replicaWaitMs, 0);
+  t.false(parseConfig(['--use-prepared-statements', 'false'], {}).usePreparedStatements);
+  t.throws(() => parseConfig(['--read-replica-url', 'mysql://x'], {}), { instanceOf: ConfigError, message: /--read-replica-url.*postgres:\/\//s });
+  t.throws(() => parseConfig(['--replica-consistency', 'eventual'], {}), { instanceOf: ConfigError, message: /--replica-consistency/ });
+});

@@ -46,7 +46,7 @@ function front(ops: Record<string, OperationIR>): { prepare: PrepareFn; calls: (
 }
 
 function ctxFor(prepare: PrepareFn, state = fakeState(), role = 'admin'): ExecuteContext {
-  return { pool, state, session: { role, variables: { 'x-engine-role': role } }, stringifyNumeric: false, planCacheSize: 100, showInternal: role === 'admin', connectionRetries: 1, txIsolation: 'read-committed', requestId: 'r', prepare };
+  return { pool, minLsn: 0, preparedStatements: true, state, session: { role, variables: { 'x-engine-role': role } }, stringifyNumeric: false, planCacheSize: 100, showInternal: role === 'admin', connectionRetries: 1, txIsolation: 'read-committed', requestId: 'r', prepare };
 }
 
 const items = query(['item', rootSelect(select(table('item'), cols('id', 'name'), { orderBy: [asc('id')], where: { kind: 'column', column: 'id', op: '_gte', value: variable('min') } }))]);

@@ -15,6 +15,8 @@ export function serverConfigBody(c: ServerConfig, auth: AuthConfig): Record<stri
     // The original reports the refetch delay in seconds.
     live_queries: { batch_size: c.liveQueries.batchSize, refetch_delay: c.liveQueries.refetchInterval / 1000 },
     console_assets_dir: null,
+    // Ours: how many read replicas this instance routes reads to, and when (src/replicas).
+    read_replicas: { count: c.readReplicaUrls.length, consistency: c.replicaConsistency },
   };
 }
 

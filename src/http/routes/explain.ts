@@ -18,7 +18,7 @@ export function explainRoutes(router: Router, rt: Runtime): void {
       ctx.state.userVars = session.variables;
       const body = await readJson(ctx);
       if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
-      const r = await handleGraphQLExplain({ pool: rt.pool, state: rt.store.get(), features: rt.features, session, config: rt.config, requestId }, body);
+      const r = await handleGraphQLExplain({ pool: rt.pool, reads: rt.reads, state: rt.store.get(), features: rt.features, session, config: rt.config, requestId }, body);
       ctx.status = r.status;
       ctx.body = r.body;
       ctx.state.error = r.error;

@@ -3,7 +3,7 @@
 // POST /v1beta1/relay: the Relay schema. All three are direct routes of the request pipeline (../pipeline.ts).
 import type { IncomingMessage } from 'node:http';
 import { EngineError, graphqlErrorObject, isEngineError } from '../../core/errors.js';
-import { graphqlRequest, withActionReply, type HandledResult } from '../../execute/graphql.js';
+import { graphqlRequest, MIN_LSN_HEADER, withActionReply, type HandledResult } from '../../execute/graphql.js';
 import { handleRelayRequest } from '../../execute/relay.js';
 import { bodyText, parseJsonBody } from '../body.js';
 import { sessionFor, showInternal } from '../session.js';
@@ -34,6 +34,9 @@ function legacyStatus(body: string): number {
   }
 }
 
+/** A header's value (the first of repeated ones). */
+const headerText = (v: string | string[] | undefined): string | undefined => (Array.isArray(v) ? v[0] : v);
+
 /** A GraphQL endpoint's answer (always JSON; its headers besides the content type in the order they were set). */
 export type GraphQLReply = Reply & { body: string; headers: [string, string][]; query?: GraphQLRequest };
 
@@ -51,11 +54,12 @@ export async function serveGraphQL(req: IncomingMessage, rt: Runtime, requestId:
     if (!rt.store.ready) throw new EngineError('unexpected', rt.store.problem ?? 'metadata not loaded yet', { status: 500 });
     const state = rt.store.get();
     reply.headers.push([METADATA_VERSION_HEADER, String(state.seq)]);
-    const ctx = { pool: rt.pool, state, features: rt.features, session, config: rt.config, requestId, clientHeaders: req.headers };
+    const minLsn = rt.reads?.minLsn(headerText(req.headers[MIN_LSN_HEADER]));
+    const ctx = { pool: rt.pool, reads: rt.reads, minLsn, state, features: rt.features, session, config: rt.config, requestId, clientHeaders: req.headers };
     // Awaited only when it is a promise (a plan-cache hit has the one of its query; an await of an answer at hand
     // would cost a microtask for nothing).
     const actionReply: ActionReply = { setCookie: [] };
-    const pending = relay ? handleRelayRequest(ctx, body) : graphqlRequest(ctx, body, actionReply);
+    const pending = relay ? handleRelayRequest(ctx, body, actionReply) : graphqlRequest(ctx, body, actionReply);
     const r: HandledResult = withActionReply(pending instanceof Promise ? await pending : pending, actionReply);
     reply.status = legacy && r.status === 200 ? (r.errorStatus ?? legacyStatus(r.body)) : r.status;
     if (r.headers) for (const k in r.headers) reply.headers.push([k, r.headers[k]]);

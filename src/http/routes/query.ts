@@ -5,7 +5,8 @@ import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors
 import { runMetadataWrite } from '../../metadata/write.js';
 import { readJson } from '../body.js';
 import { responseText } from '../../core/json-text.js';
-import { anyRoleMay } from '../../metadata/operations.js';
+import { accessOf, anyRoleMay } from '../../metadata/operations.js';
+import { WRITE_LSN_HEADER } from '../../execute/graphql.js';
 import { runDmlRequest } from '../../metadata/dml/run.js';
 import { sessionFor, showInternal } from '../session.js';
 import type { Runtime } from '../runtime.js';
@@ -30,6 +31,11 @@ export function queryRoutes(router: Router, rt: Runtime): void {
       const result = dataOnly
         ? { response: await runDmlRequest(rt.pool, rt.store.get(), rt.write.projector.cacheChecks, body, who) }
         : await runMetadataWrite(rt.write, body, who);
+      // A write's WAL position after its commit, for reads that must see it (read replicas).
+      if (rt.reads && accessOf(body) === 'write') {
+        const lsn = await rt.reads.committed();
+        if (lsn !== null) ctx.set(WRITE_LSN_HEADER, lsn);
+      }
       ctx.status = 200;
       ctx.type = 'application/json';
       ctx.body = responseText(result.response ?? null);
