@@ -55,6 +55,13 @@ export interface RoleContext {
 /** Objects whose names are not GraphQL names are left out of the schema rather than breaking it. */
 export const isGraphQLName = (n: string): boolean => /^[_A-Za-z][_0-9A-Za-z]*$/.test(n) && !n.startsWith('__');
 
+/**
+ * A column the GraphQL schema can hold: its field name and its type's name are GraphQL names. The others are left
+ * out of every type (as the original since v1.0 leaves out what does not conform to GraphQL's naming): the table
+ * still serves its other columns; v1 DML and run_sql still see them.
+ */
+export const hasGraphQLNames = (c: ColumnInfo): boolean => isGraphQLName(c.graphqlName) && isGraphQLName(scalarName(c.type, c.isArray));
+
 const isInputArg = (mode: string): boolean => mode === 'in' || mode === 'inout' || mode === 'variadic';
 
 /** GraphQL names of a function's input arguments (unnamed ones become arg_N), skipping the given indexes. */
@@ -109,7 +116,7 @@ export function buildRoleContext(cache: SchemaCache, role: string): RoleContext 
   for (const [key, { table, access }] of selectableTables(cache, role)) {
     if (!isGraphQLName(typeNames(table.name).object)) continue;
     const columns = table.columns.filter(
-      (c) => access.columns.has(c.name) && isGraphQLName(c.graphqlName) && isGraphQLName(scalarName(c.type, c.isArray)),
+      (c) => access.columns.has(c.name) && hasGraphQLNames(c),
     );
     tables.set(key, {
       key,

@@ -1,7 +1,7 @@
 // What a role may insert, update and delete on a table (the admin: everything), in Postgres column names; and the
 // per-role-schema record of mutation root fields that the request translator dispatches on.
 import type { BoolExpJson, ColumnInfo, ColumnPresets, TableInfo } from '../../cache/types.js';
-import type { RoleContext, TableView } from './context.js';
+import { hasGraphQLNames, type RoleContext, type TableView } from './context.js';
 
 export interface InsertAccess {
   /** Columns the client may give (permission columns minus presets). */
@@ -22,7 +22,8 @@ export interface DeleteAccess {
   filter: BoolExpJson | null;
 }
 
-const writable = (c: ColumnInfo): boolean => !c.isGenerated;
+/** A column a mutation may set: not generated, and one the GraphQL schema can name. */
+const writable = (c: ColumnInfo): boolean => !c.isGenerated && hasGraphQLNames(c);
 
 export function insertAccess(t: TableInfo, role: string): InsertAccess | null {
   if (!t.pg.insertable) return null;

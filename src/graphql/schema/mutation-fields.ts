@@ -5,7 +5,7 @@
 import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap } from 'graphql';
 import { graphqlBaseName, qualifiedKey } from '../../core/names.js';
 import type { ColumnInfo, TableInfo } from '../../cache/types.js';
-import type { RoleContext } from './context.js';
+import { hasGraphQLNames, type RoleContext } from './context.js';
 import { quoted } from './names.js';
 import { hasFields, tableObjectType } from './select.js';
 import { columnType } from './types.js';
@@ -36,7 +36,9 @@ function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, 
   const view = ctx.tables.get(qualifiedKey(t.name)) ?? null;
   const selectable = view !== null && hasFields(view);
   const pkNames = t.pg.primaryKey?.columns ?? [];
-  const pk = pkNames.map((n) => t.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
+  const keyColumns = pkNames.map((n) => t.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
+  // Single-row fields take the key columns as arguments: only when each has a GraphQL name.
+  const pk = keyColumns.every(hasGraphQLNames) ? keyColumns : [];
   const add = (kind: MutationFieldMeta['kind'], name: string, config: GraphQLFieldConfig<unknown, unknown>, backendOnly = false): void => {
     if (metas.has(name)) return; // a name clash: the first definition wins
     metas.set(name, { kind, table: t, view: selectable ? view : null, pk, backendOnly });

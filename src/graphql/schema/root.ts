@@ -4,7 +4,7 @@ import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig } from 'graphql';
 import { graphqlBaseName } from '../../core/names.js';
 import type { ColumnInfo } from '../../cache/types.js';
 import type { QueryFieldContributor, RootFieldMeta } from '../role-schema.js';
-import type { RoleContext } from './context.js';
+import { hasGraphQLNames, type RoleContext } from './context.js';
 import { desc, rootFieldNames } from './names.js';
 import { aggregateType, argsArgument, functionArgsType, hasFields, selectArgs, tableObjectType } from './select.js';
 import { columnType } from './types.js';
@@ -22,8 +22,9 @@ export function queryRootFields(ctx: RoleContext, contributors: readonly QueryFi
     const list = new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(obj)));
     out.push([names.select, { type: list, args: selectArgs(ctx, view), description: desc.select(q) }, { kind: 'select', view }]);
     const pkCols = view.info.pg.primaryKey?.columns;
-    if (pkCols && pkCols.length > 0) {
-      const pk = pkCols.map((n) => view.info.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
+    const pk = (pkCols ?? []).map((n) => view.info.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
+    // _by_pk only when every key column has a GraphQL name (its arguments are those columns).
+    if (pk.length > 0 && pk.length === pkCols?.length && pk.every(hasGraphQLNames)) {
       const args = Object.fromEntries(pk.map((c) => [c.graphqlName, { type: new GraphQLNonNull(columnType(ctx, c)) }]));
       out.push([names.selectByPk, { type: obj, args, description: desc.selectByPk(q) }, { kind: 'select_by_pk', view, pk }]);
     }
