@@ -23,7 +23,7 @@ const LAYERS = {
   actions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'events', 'projections', 'graphql', 'execute/features.ts'],
   // Remote schemas: introspection, their part of the schema cache and role schemas (wired in by src/features.ts), forwarding.
   remote: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'events', 'projections', 'graphql', 'execute/features.ts'],
-  sync: ['core', 'catalog', 'cache', 'events', 'projections', 'remote'],
+  sync: ['core', 'catalog', 'cache', 'events', 'projections'],
   // Event triggers' capture and delivery.
   triggers: ['core', 'catalog', 'cache', 'sql', 'events', 'projections'],
   // Websockets and the live-query pollers.

@@ -87,7 +87,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   pool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
   const store = new StateStore();
   // Actions and remote schemas reach the schema caches (through the projector) and the role schemas from here.
-  const projector = createProjector(features.cacheChecks);
+  const projector = createProjector(features);
   const rt: Runtime = {
     config,
     pool,

@@ -16,6 +16,7 @@ import type {
   InconsistentObject,
   InconsistentObjectType,
   RelationshipInfo,
+  RemoteIntrospections,
   RolePermissions,
   SchemaCache,
   TableInfo,
@@ -58,11 +59,13 @@ export function computedFieldDefinition(table: QualifiedName, cf: ComputedFieldM
 /**
  * Checks of features that live above the cache (remote schemas: src/remote), run in order on the built cache and
  * reporting inconsistent objects (whose `code`, if set, is the error a write that creates them gets). The
- * composition root (src/extensions.ts) says which run; buildSchemaCache takes them as an argument.
+ * composition root (src/features.ts) says which run; buildSchemaCache takes them as an argument.
  */
-export type CacheCheck = (metadata: Metadata, cache: SchemaCache) => InconsistentObject[];
+export type CacheCheck = (metadata: Metadata, cache: SchemaCache, remoteSchemas: RemoteIntrospections) => InconsistentObject[];
 
-export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog, checks: readonly CacheCheck[]): SchemaCache {
+export function buildSchemaCache(
+  metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, checks: readonly CacheCheck[],
+): SchemaCache {
   const inconsistent: InconsistentObject[] = [];
   const record = (id: string, type: InconsistentObjectType, definition: unknown, reason: string) =>
     inconsistent.push({ reason, type, definition, id });
@@ -212,7 +215,7 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog, checks:
   }
 
   const cache = { tables, functions, roles: [...roles].sort(), inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
-  for (const check of checks) inconsistent.push(...check(metadata, cache));
+  for (const check of checks) inconsistent.push(...check(metadata, cache, remoteSchemas));
   return cache;
 }
 

@@ -67,7 +67,7 @@ function computeRoute(ctx: RemoteContext, req: GraphQLRequest, remote: NonNullab
   const split = splitOperation({
     doc, op, rootName, owner, variables: null,
     remoteRoot: (name) => {
-      const r = introspected(remoteOf(remotes, name));
+      const r = introspected(ctx.state.remoteSchemas, remoteOf(remotes, name));
       const t = r.ok ? (op.operation === 'mutation' ? r.schema.getMutationType() : r.schema.getQueryType()) : null;
       return t?.name ?? rootName;
     },

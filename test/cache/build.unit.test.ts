@@ -2,6 +2,7 @@
 // inconsistencies (with the original's reasons) for what does not resolve.
 import test from 'ava';
 import { buildSchemaCache, publicInconsistencies } from '../../src/cache/build.js';
+import { NO_REMOTE_SCHEMAS } from '../../src/cache/types.js';
 import { ev, type Event } from '../../events/types.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
@@ -11,7 +12,7 @@ const T = (name: string, schema = 'public') => ({ schema, name });
 const noConfig = { custom_root_fields: {}, custom_column_names: {} };
 const track = (name: string, extra: Partial<{ is_enum: boolean; configuration: typeof noConfig }> = {}) =>
   ev('table_tracked', { table: T(name), is_enum: false, configuration: noConfig, ...extra });
-const build = (events: Event[], cat = blogCatalog()) => buildSchemaCache(fold(emptyMetadata(), events), cat, []);
+const build = (events: Event[], cat = blogCatalog()) => buildSchemaCache(fold(emptyMetadata(), events), cat, NO_REMOTE_SCHEMAS, []);
 
 test('tables resolve with columns, custom names and root fields', (t) => {
   const c = build([track('author', { configuration: { custom_root_fields: { select: 'Authors' }, custom_column_names: { id: 'AuthorId' } } })]);
