@@ -95,7 +95,7 @@ export async function callHandler(
   const text = JSON.stringify(body);
   const started = process.hrtime.bigint();
   try {
-    answer = await postJson(call.handler, headers, text, call.timeout * 1000);
+    answer = await postJson(call.handler, headers, text, { timeoutMs: call.timeout * 1000 });
     if (wantsHandlerLog()) {
       logHandlerCall({ action: call.name, started, requestSize: Buffer.byteLength(text), answer: { status: answer.status, size: Buffer.byteLength(answer.body) } });
     }

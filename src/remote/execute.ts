@@ -15,7 +15,7 @@ import type { Answer, RemoteContext } from '../execute/features.js';
 import { pickOperation } from '../graphql/request/operation.js';
 import type { RemoteSchemaMeta } from '../../events/remote-schemas.js';
 import { remoteHeaders } from './headers.js';
-import { postRemote, type RemoteReply } from './http.js';
+import { postToRemote, type RemoteReply } from './http.js';
 import { resolveRemote } from './introspect.js';
 import { objectMembers } from './json-members.js';
 import { pickVariables, rootOwners, splitOperation, type Owner, type Part } from './split.js';
@@ -112,7 +112,7 @@ const errorBody = (ctx: RemoteContext, e: unknown): string => `{"errors":[${erro
 async function post(ctx: RemoteContext, rs: RemoteSchemaMeta, body: string): Promise<RemoteReply> {
   const r = resolveRemote(rs.definition, process.env);
   const headers = remoteHeaders({ configured: r.headers, session: ctx.session.variables, client: r.forwardClientHeaders ? ctx.headers : null });
-  const reply = await postRemote(r.url, headers, body, r.timeoutSeconds);
+  const reply = await postToRemote(r.url, headers, body, r.timeoutSeconds);
   ctx.setCookie.push(...reply.setCookie);
   return reply;
 }
