@@ -5,13 +5,10 @@ import { z } from 'zod';
 import { EngineError } from '../src/core/errors.js';
 import { formatPath, type PathSegment } from '../src/core/json-path.js';
 import { toQualifiedName, type QualifiedName } from '../src/core/names.js';
+import { jsonKind } from '../src/core/json-kind.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Decoding with the original's messages
-
-const jsonKind = (v: unknown): string =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'object' ? 'Object' : typeof v === 'string' ? 'String'
-    : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : 'Null';
 
 const expectedKind = (t: string): string =>
   ({ object: 'Object', array: 'Array', string: 'String', number: 'Number', integer: 'Number', boolean: 'Bool', null: 'Null' })[t] ?? t;

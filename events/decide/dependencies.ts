@@ -1,9 +1,11 @@
-// Helpers shared by the decide families: quoting as the original prints names, lookups that throw its errors,
-// and the dependency graph of metadata objects (what would break if a table, column, ... went away).
+// The dependency graph of metadata objects (what would break if a table, column, ... went away), and what follows
+// from it: dependency errors, drop events for dependents, permissions rewritten by renames, column types that
+// rules depend on.
 import { EngineError } from '../../src/core/errors.js';
 import { displayName, qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
 import { boolExpFields, boolExpRelationshipParts } from '../boolexp.js';
+import { relationshipOf } from './context.js';
 import {
   ev,
   own,
@@ -15,31 +17,6 @@ import {
   type RelationshipMeta,
   type TableMeta,
 } from '../types.js';
-
-export interface DecideContext {
-  metadata: Metadata;
-  catalog: PgCatalog;
-  /** Ids of the objects the schema cache found inconsistent (drop_inconsistent_metadata decides on them). */
-  inconsistent?: readonly string[];
-}
-
-/** `"name"`: the original's <<> quoting. */
-export const q = (s: string): string => `"${s}"`;
-export const qt = (t: QualifiedName): string => q(displayName(t));
-
-export function trackedTable(m: Metadata, table: QualifiedName, path = '$.args'): TableMeta {
-  const t = m.tables[qualifiedKey(table)];
-  if (!t) throw new EngineError('not-exists', `table ${qt(table)} does not exist`, { path });
-  return t;
-}
-
-export function relationshipOf(t: TableMeta, name: string): { kind: 'object' | 'array'; rel: RelationshipMeta } | null {
-  const o = own(t.object_relationships, name);
-  if (o) return { kind: 'object', rel: o };
-  const a = own(t.array_relationships, name);
-  if (a) return { kind: 'array', rel: a };
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Dependency graph

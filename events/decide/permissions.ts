@@ -3,7 +3,8 @@
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
 import { ev, own, permKey, type Event, type PermKind, type TableMeta } from '../types.js';
-import { q, qt, trackedTable, type DecideContext } from './dependencies.js';
+import { quote as q, quoteName as qt } from '../../src/core/names.js';
+import { trackedTable, type DecideContext } from './context.js';
 
 export type PermissionCommand =
   | { op: 'create_permission'; kind: PermKind; table: QualifiedName; role: string; permission: Record<string, unknown>; comment: string | null }

@@ -8,6 +8,7 @@ import type { ClientHeaders } from '../execute/features.js';
 import { ENGINE_VERSION } from '../version.js';
 import { logHandlerCall, wantsHandlerLog } from './handler-log.js';
 import { HttpFailure, postJson, type HttpAnswer } from '../core/http-client.js';
+import { jsonKind } from '../core/json-kind.js';
 
 /** Client headers never forwarded (the original's list), besides every x-engine-* header. */
 const NOT_FORWARDED = new Set([
@@ -138,12 +139,6 @@ export async function callHandler(
   throw new EngineError('unexpected', 'internal error', {
     status: 500, internal: internal(`expecting 2xx or 4xx status code, but found ${answer.status}`, requestInfo(call, body, fwd), answer, json),
   });
-}
-
-function jsonKind(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  return typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : 'Object';
 }
 
 const unexpected = (m: string) => new EngineError('unexpected', m);

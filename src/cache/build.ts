@@ -1,6 +1,6 @@
 // buildSchemaCache: metadata resolved against the Postgres catalog, a pure function. Objects that do not resolve
 // are left out and recorded as inconsistencies with the original engine's reasons, never thrown.
-import { compareNames, displayName, qualifiedKey, sameName, type QualifiedName } from '../core/names.js';
+import { compareNames, qualifiedKey, quote as q, quoteName as qt, sameName, type QualifiedName } from '../core/names.js';
 import type { PgCatalog, PgColumn, PgFunction, PgTable } from '../catalog/types.js';
 import type { Metadata, TableMeta, RelationshipMeta, ComputedFieldMeta, PermKind } from '../../projections/metadata.js';
 import { exportAction, exportComputedFieldDefinition, exportRelationshipUsing } from '../../projections/export.js';
@@ -22,8 +22,6 @@ import type {
   TableInfo,
 } from './types.js';
 
-const q = (s: string) => `"${s}"`;
-const qt = (t: QualifiedName) => q(displayName(t));
 const qn = (t: QualifiedName) => ({ schema: t.schema, name: t.name });
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 

@@ -24,6 +24,7 @@ import { fold } from '../../projections/replay.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { HISTORY_FLAGS, HISTORY_USAGE, historyCommand } from './history.js';
 import { reconcileEventTriggers } from '../triggers/reconcile.js';
+import type { Env } from '../core/env.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
@@ -43,7 +44,7 @@ ${settingsHelp()}
   --output FILE
       history export: file to write (default: stdout)`;
 
-export async function main(argv: readonly string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function main(argv: readonly string[], env: Env = process.env): Promise<number> {
   let args;
   let config: ServerConfig;
   try {

@@ -19,6 +19,7 @@ import { runSql, type RunSqlResult } from './run-sql.js';
 import { accessOf, operationOf, type Check, type Decision, type Operation, type RunSqlArgs } from './operations.js';
 import { Dml } from './dml/context.js';
 import { TriggerSync } from '../triggers/reconcile.js';
+import { jsonKind } from '../core/json-kind.js';
 
 export interface MetadataRequestContext {
   /** A connection with an open transaction (BEGIN done by the caller; caller commits/rolls back). */
@@ -55,9 +56,6 @@ interface Envelope {
   args: unknown;
   version: 1 | 2;
 }
-
-const jsonKind = (v: unknown) =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'object' ? 'Object' : typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : 'Boolean';
 
 function parseEnvelope(body: unknown, base: PathSegment[]): Envelope {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {

@@ -12,9 +12,10 @@ import { makeAgents, type Agents } from '../core/http-client.js';
 import { deliverWebhook } from './webhook.js';
 import {
   configuredHeaders, decide, invocationRequest, invocationResponse, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
-  type ClaimedEvent, type Env, type Outcome, type TriggerIndex,
+  type ClaimedEvent, type Outcome, type TriggerIndex,
 } from './payload.js';
 import { BEACON_PREFIX, claimEvents, heartbeat, releaseEvents, storeResults, type AttemptResult } from './store.js';
+import type { Env } from '../core/env.js';
 
 export interface WorkerOptions {
   pool: pg.Pool;

@@ -6,7 +6,8 @@ import { runMetadataWrite } from '../../metadata/write.js';
 import { readJson } from '../body.js';
 import { anyRoleMay } from '../../metadata/operations.js';
 import { runDmlRequest } from '../../metadata/dml/run.js';
-import { sessionFor, showInternal } from '../session.js';
+import { sessionFor } from '../session.js';
+import { showInternal } from '../../config/internal-errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
 

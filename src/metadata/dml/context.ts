@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { EngineError } from '../../core/errors.js';
 import { formatPath, type PathSegment } from '../../core/json-path.js';
-import { displayName, qualifiedKey, type QualifiedName } from '../../core/names.js';
+import { displayName, qualifiedKey, quote as q, type QualifiedName } from '../../core/names.js';
 import type { SchemaCache, TableInfo } from '../../cache/types.js';
 import type { BoolExpIR, FieldIR, ValueIR } from '../../ir/types.js';
 import { compile, sql, type SQL } from '../../sql/builder.js';
@@ -42,7 +42,6 @@ export const argsPath = (...segments: PathSegment[]): string => formatPath(['arg
 export const dmlError = (code: ConstructorParameters<typeof EngineError>[0], message: string, ...segments: PathSegment[]): EngineError =>
   new EngineError(code, message, { path: argsPath(...segments) });
 
-const q = (s: string): string => `"${s}"`;
 
 export class Dml {
   readonly cache: SchemaCache;

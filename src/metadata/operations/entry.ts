@@ -7,7 +7,7 @@ import type { z } from 'zod';
 import { qualifiedKey, type QualifiedName } from '../../core/names.js';
 import type { EngineState } from '../../cache/state.js';
 import { decode } from '../../../events/argument-shapes.js';
-import type { DecideContext } from '../../../events/decide/dependencies.js';
+import type { DecideContext } from '../../../events/decide/context.js';
 import type { Event } from '../../../events/types.js';
 import type { Env } from '../../core/env.js';
 import type { RemoteIntrospections } from '../../cache/types.js';
