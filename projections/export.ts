@@ -5,17 +5,8 @@ import { EngineError } from '../src/core/errors.js';
 import { compareNames, qualifiedKey, type QualifiedName } from '../src/core/names.js';
 import { storedEventTrigger } from '../events/event-triggers.js';
 import { storedRemoteSchema } from '../events/remote-schemas.js';
-import {
-  arrRelUsing,
-  comment,
-  computedFieldDefinition,
-  decode,
-  functionName,
-  objRelUsing,
-  permissionSchemas,
-  tableConfiguration,
-  tableName,
-} from '../events/argument-shapes.js';
+import { arrRelUsing, comment, computedFieldDefinition, decode, functionName, objRelUsing, tableConfiguration, tableName } from '../events/argument-shapes.js';
+import { permissionSchemas } from '../events/permissions.js';
 import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta } from '../events/actions.js';
 import {
   emptyMetadata,
@@ -88,7 +79,7 @@ function exportPermissionDef(kind: PermKind, p: Record<string, unknown>): Record
 }
 
 function exportPermission(kind: PermKind, p: PermissionMeta): Record<string, unknown> {
-  const out: Record<string, unknown> = { role: p.role, permission: exportPermissionDef(kind, p.permission as unknown as Record<string, unknown>) };
+  const out: Record<string, unknown> = { role: p.role, permission: exportPermissionDef(kind, p.permission) };
   if (p.comment != null) out.comment = p.comment;
   return out;
 }

@@ -6,7 +6,7 @@ import type { Metadata, TableMeta, RelationshipMeta, ComputedFieldMeta, PermKind
 import { exportAction, exportComputedFieldDefinition, exportRelationshipUsing } from '../../projections/export.js';
 import { baseTypeName, type ActionMeta, type CustomTypes } from '../../events/actions.js';
 import { BUILTIN_SCALARS, PG_SCALARS } from '../../events/decide/actions.js';
-import { PERM_KINDS, own, permKey } from '../../events/types.js';
+import { PERM_KINDS, own, permissionsOf } from '../../events/types.js';
 import type {
   ActionInfo,
   BoolExpJson,
@@ -156,7 +156,7 @@ export function buildSchemaCache(
     const info = tables[qualifiedKey(t.table)];
     if (!info) {
       for (const kind of PERM_KINDS) {
-        for (const p of Object.values(t[permKey(kind)])) {
+        for (const p of Object.values(permissionsOf(t, kind))) {
           record(permissionId(t.table, p.role, kind), `${kind}_permission` as InconsistentObjectType,
             { role: p.role, comment: p.comment, permission: p.permission, table: qn(t.table) }, missing(t));
         }
@@ -167,8 +167,8 @@ export function buildSchemaCache(
       continue;
     }
     for (const kind of PERM_KINDS) {
-      for (const p of Object.values(t[permKey(kind)])) {
-        const def = p.permission as unknown as Record<string, unknown>;
+      for (const p of Object.values(permissionsOf(t, kind))) {
+        const def = p.permission;
         try {
           const resolved = resolvePermission(info, kind, def, tables);
           const rp: RolePermissions = own(info.permissions, p.role) ?? (info.permissions[p.role] = {});

@@ -185,7 +185,7 @@ export function postJson(url: string, headers: Record<string, string>, body: str
     const x = new Exchange(resolve, reject, options.maxBody ?? Infinity);
     if (options.signal?.aborted) return x.onAbort();
     const requestOptions: http.RequestOptions = {
-      ...target.options, agent: target.secure ? agents.https : agents.http, headers: flat as unknown as http.OutgoingHttpHeaders,
+      ...target.options, agent: target.secure ? agents.https : agents.http, headers: flat,
     };
     const req = (target.secure ? https : http).request(requestOptions, (res) => {
       x.res = res;

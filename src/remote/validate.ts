@@ -165,7 +165,7 @@ export function introspectionError(data: IntrospectionQuery): string | null {
   let types: FullType[];
   try {
     if (!('__schema' in data)) fail('$', 'key "__schema" not found');
-    types = readTypes((data as unknown as Json).__schema);
+    types = readTypes(data.__schema);
   } catch (e) {
     if (e instanceof ShapeError) return e.message;
     throw e;

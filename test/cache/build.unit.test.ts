@@ -3,7 +3,7 @@
 import test from 'ava';
 import { buildSchemaCache, publicInconsistencies } from '../../src/cache/build.js';
 import { NO_REMOTE_SCHEMAS } from '../../src/cache/types.js';
-import { ev, type Event } from '../../events/types.js';
+import { ev, type Event, type Permission } from '../../events/types.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
 import { blogCatalog, catalog, col, fn, table } from '../events/fixtures.js';
@@ -119,7 +119,7 @@ test('computed fields: scalar and set-returning; validation reasons', (t) => {
 });
 
 test('permissions resolve; bad columns, computed fields and operators are inconsistent', (t) => {
-  const perm = (role: string, kind: 'select' | 'insert' | 'update' | 'delete', permission: Record<string, unknown>) =>
+  const perm = (role: string, kind: 'select' | 'insert' | 'update' | 'delete', permission: Permission) =>
     ev('permission_created', { table: T('article'), kind, role, permission, comment: null });
   const c = build([
     track('author'), track('article'),

@@ -173,13 +173,25 @@ export function* boolExpValues(e: BoolExpIR | null): Generator<ValueIR> {
       yield* boolExpValues(e.where);
       return;
     case 'column': {
-      const v = e.value as { kind: string } & Record<string, unknown>;
-      if (v.kind === 'column') return;
-      if (v.kind.startsWith('st_')) {
-        for (const x of Object.values(v)) if (x && typeof x === 'object' && 'kind' in (x as object)) yield x as ValueIR;
-        return;
+      const v = e.value;
+      switch (v.kind) {
+        case 'column': return;
+        case 'st_d_within':
+          yield v.distance;
+          yield v.from;
+          if (v.useSpheroid) yield v.useSpheroid;
+          return;
+        case 'st_intersects_nband_geom':
+          yield v.nband;
+          yield v.geommin;
+          return;
+        case 'st_intersects_geom_nband':
+          yield v.geommin;
+          if (v.nband) yield v.nband;
+          return;
+        default:
+          yield v;
       }
-      yield v as unknown as ValueIR;
     }
   }
 }
