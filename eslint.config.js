@@ -29,8 +29,8 @@ const LAYERS = {
   // Websockets and the live-query pollers.
   subscriptions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'graphql', 'execute', 'sync', 'config'],
   metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'actions', 'remote', 'triggers', 'sync', 'events', 'projections'],
-  // What start-up runs besides the wiring in main.ts: the embedded Postgres, the runtime's gauges.
-  startup: ['core', 'execute', 'sync', 'subscriptions'],
+  // What start-up runs besides the wiring in main.ts: the embedded Postgres, the runtime's gauges, the workers' lifecycle.
+  startup: ['core', 'config', 'cache', 'execute', 'sync', 'subscriptions'],
   http: [], // may import everything; nothing imports it
   cli: [], // may import everything; nothing imports it
 };

@@ -1,7 +1,7 @@
 // The composition of the features that extend the core engine, passed down explicitly by the composition root
 // (src/main.ts) instead of registered at module load: the checks run on every schema cache (the projector's and
 // the write path's) and the remote schemas' introspection they read, what every role schema gets (actions' root fields, then the remote schemas merged in), and
-// what the executor hands to them (action fields, requests that select remote fields).
+// what the executor hands to them (action fields, requests that select remote fields), and the background workers.
 import type { CacheCheck } from './cache/build.js';
 import type { SchemaExtensions } from './graphql/role-schema.js';
 import type { ExecutorFeatures } from './execute/features.js';
@@ -11,12 +11,28 @@ import { runActionRoot } from './actions/execute.js';
 import { remoteSchemaCheck, withRemoteSchemas } from './remote/schema.js';
 import { remoteAnswer } from './remote/execute.js';
 import { introspectionsAfter } from './remote/introspections.js';
+import { EventWorker } from './triggers/worker.js';
+import { asyncActionsWorker } from './actions/worker.js';
+import type { WorkerFactory } from './startup/workers.js';
+import { ENGINE_VERSION } from './version.js';
 
 /** Everything the features give: to the executor, and to the projector (cache checks, remote schemas' introspection). */
 export interface Features extends ExecutorFeatures, ProjectorFeatures {
   /** Run in order on every schema cache built (sync/projector.ts, metadata/execute.ts). */
   readonly cacheChecks: readonly CacheCheck[];
+  /** The background workers every instance runs, started in this order once the state is loaded (src/startup/workers.ts). */
+  readonly workers: readonly WorkerFactory[];
 }
+
+/** Event triggers' deliveries: claimed, POSTed and recorded (src/triggers/worker.ts). */
+const eventDeliveries: WorkerFactory = (ctx) => new EventWorker({
+  pool: ctx.pool,
+  connectionString: ctx.databaseUrl,
+  metadata: () => ctx.state().metadata,
+  poolSize: ctx.config.eventsHttpPoolSize,
+  fetchIntervalMs: ctx.config.eventsFetchInterval,
+  userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
+});
 
 const actions: SchemaExtensions = { queryFields: [actionQueryFields], mutationFields: [actionMutationFields], roleSchema: [] };
 
@@ -30,4 +46,5 @@ export const features: Features = {
   extensions: { ...actions, roleSchema: [withRemoteSchemas] },
   runAction: runActionRoot,
   remoteAnswer,
+  workers: [eventDeliveries, asyncActionsWorker],
 };

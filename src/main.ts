@@ -12,7 +12,6 @@ import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
 import { reconcileOnStart } from './triggers/reconcile.js';
-import { EventWorker } from './triggers/worker.js';
 import { MetadataSync } from './sync/listener.js';
 import { createProjector } from './sync/projector.js';
 import { features } from './features.js';
@@ -26,7 +25,7 @@ import { ENGINE_VERSION } from './version.js';
 import { redactUrl, serverConfigurationDetail } from './config/startup-log.js';
 import { EngineMetrics } from './core/metrics.js';
 import { registerRuntimeMetrics } from './startup/runtime-metrics.js';
-import { ActionWorker } from './actions/worker.js';
+import { startWorkers, stopWorkers, type BackgroundWorker } from './startup/workers.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -113,17 +112,11 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  // The async actions worker has its own small pool: its polling never competes with requests for connections.
-  const actionPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: `engine-actions-${instanceId}`.slice(0, 63) });
-  actionPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
-  let worker: EventWorker | null = null;
-  let actionWorker: ActionWorker | null = null;
+  let workers: BackgroundWorker[] = [];
   const closeAll = async (): Promise<void> => {
     shuttingDown = true;
     // Deliveries in flight finish (or are released) while the database is still there.
-    await worker?.stop();
-    await actionWorker?.close();
-    await actionPool.end().catch(() => undefined);
+    await stopWorkers(workers);
     await rt.sync?.close();
     websockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -135,26 +128,11 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
 
   try {
     await loadWithRetry(rt, databaseUrl, options.startTimeoutMs ?? 30_000);
+    workers = await startWorkers(features.workers, { pool, databaseUrl, instanceId, config, state: () => store.get() });
   } catch (e) {
     await closeAll();
     throw e;
   }
-  worker = new EventWorker({
-    pool,
-    connectionString: databaseUrl,
-    metadata: () => store.get().metadata,
-    poolSize: config.eventsHttpPoolSize,
-    fetchIntervalMs: config.eventsFetchInterval,
-    userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
-  });
-  try {
-    await worker.start();
-  } catch (e) {
-    await closeAll();
-    throw e;
-  }
-  actionWorker = new ActionWorker({ pool: actionPool, state: () => store.get(), instanceId });
-  actionWorker.start();
   log.info('startup', {
     kind: 'server',
     info: { message: `engine ready on ${url}`, port, seq: store.seq, time_taken: (Date.now() - started) / 1000, instance_id: instanceId },

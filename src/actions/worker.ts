@@ -1,7 +1,7 @@
 // The async actions worker, one per engine instance: every second (as the original) it claims up to 10 stored
 // calls (Note [Async action lease] in log.ts), calls each handler as a sync action would be called, with the
 // session and client headers stored at enqueue time, and stores the output or the error. No retries.
-import type pg from 'pg';
+import pg from 'pg';
 import { EngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { EngineState } from '../cache/state.js';
@@ -35,6 +35,26 @@ export function leaseSeconds(state: EngineState, margin: number): number {
     if (a.definition.kind === 'asynchronous') longest = Math.max(longest, a.definition.timeout);
   }
   return longest + margin;
+}
+
+/**
+ * The worker of an engine (src/features.ts lists it): its own small pool, so that its polling never competes with
+ * requests for connections.
+ */
+export function asyncActionsWorker(ctx: { databaseUrl: string; instanceId: string; state(): EngineState }): { start(): void; stop(): Promise<void> } {
+  const pool = new pg.Pool({ connectionString: ctx.databaseUrl, max: 2, application_name: `engine-actions-${ctx.instanceId}`.slice(0, 63) });
+  let stopping = false;
+  // Idle connections die when the (embedded) server stops first: expected while shutting down.
+  pool.on('error', (e) => (stopping ? log.debug : log.warn)('pg-pool-error', { error: e }));
+  const worker = new ActionWorker({ pool, state: ctx.state, instanceId: ctx.instanceId });
+  return {
+    start: () => worker.start(),
+    async stop() {
+      stopping = true;
+      await worker.close();
+      await pool.end().catch(() => undefined);
+    },
+  };
 }
 
 export class ActionWorker {
