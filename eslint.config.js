@@ -23,7 +23,7 @@ const LAYERS = {
   actions: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'events', 'projections', 'graphql', 'execute/features.ts'],
   // Remote schemas: introspection, their part of the schema cache and role schemas (wired in by src/features.ts), forwarding.
   remote: ['core', 'catalog', 'cache', 'ir', 'sql', 'auth', 'events', 'projections', 'graphql', 'execute/features.ts'],
-  sync: ['core', 'catalog', 'cache', 'events', 'projections', 'remote'],
+  sync: ['core', 'catalog', 'cache', 'events', 'projections'],
   // Event triggers' capture and delivery.
   triggers: ['core', 'catalog', 'cache', 'sql', 'events', 'projections'],
   // Scheduled triggers: cron triggers' catalog rows and generated events, one-off events, their delivery worker.
@@ -33,8 +33,8 @@ const LAYERS = {
   metadata: ['core', 'catalog', 'cache', 'ir', 'sql', 'actions', 'remote', 'triggers', 'scheduled', 'sync', 'events', 'projections'],
   // Read replicas: their pools, the health poll, the router the executor asks where a read runs.
   replicas: ['core', 'config', 'execute/features.ts'],
-  // What start-up runs besides the wiring in main.ts: the embedded Postgres, the runtime's gauges.
-  startup: ['core', 'execute', 'sync', 'subscriptions'],
+  // What start-up runs besides the wiring in main.ts: the embedded Postgres, the runtime's gauges, the workers' lifecycle.
+  startup: ['core', 'config', 'cache', 'execute', 'sync', 'subscriptions'],
   // The project folder (the original CLI's metadata/ and migrations/): its commands talk HTTP; start-up applies
   // it through the metadata write path.
   project: ['core', 'events', 'projections', 'metadata', 'sync', 'cache'],

@@ -5,13 +5,10 @@ import { z } from 'zod';
 import { EngineError } from '../src/core/errors.js';
 import { formatPath, type PathSegment } from '../src/core/json-path.js';
 import { toQualifiedName, type QualifiedName } from '../src/core/names.js';
+import { jsonKind } from '../src/core/json-kind.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Decoding with the original's messages
-
-const jsonKind = (v: unknown): string =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'object' ? 'Object' : typeof v === 'string' ? 'String'
-    : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : 'Null';
 
 const expectedKind = (t: string): string =>
   ({ object: 'Object', array: 'Array', string: 'String', number: 'Number', integer: 'Number', boolean: 'Bool', null: 'Null' })[t] ?? t;
@@ -83,9 +80,6 @@ export const tableName = z
   .transform((v): QualifiedName => toQualifiedName(v));
 export const functionName = tableName;
 
-const boolExp = z.record(z.unknown());
-const columns = z.union([z.literal('*'), z.array(z.string())]);
-
 export const manualConfig = z.object({
   remote_table: tableName,
   column_mapping: z.record(z.string()),
@@ -148,65 +142,6 @@ export const tableConfiguration = z
     custom_column_names: z.record(z.string()).nullable().optional(),
   })
   .transform((c) => ({ custom_root_fields: c.custom_root_fields ?? {}, custom_column_names: c.custom_column_names ?? {} }));
-
-// Permissions ----------------------------------------------------------------------------------------------------
-
-export const insertPermission = z
-  .object({
-    check: boolExp,
-    set: z.record(z.unknown()).optional().nullable(),
-    columns: columns.optional().nullable(),
-    backend_only: z.boolean().optional().nullable(),
-  })
-  .transform((p) => {
-    const out: Record<string, unknown> = { check: p.check };
-    if (p.set != null) out.set = p.set;
-    if (p.columns != null) out.columns = p.columns;
-    if (p.backend_only != null) out.backend_only = p.backend_only;
-    return out;
-  });
-
-export const selectPermission = z
-  .object({
-    columns,
-    computed_fields: z.array(z.string()).optional().nullable(),
-    filter: boolExp,
-    limit: z.number().int().optional().nullable(),
-    allow_aggregations: z.boolean().optional().nullable(),
-  })
-  .transform((p) => {
-    const out: Record<string, unknown> = {
-      columns: p.columns,
-      computed_fields: p.computed_fields ?? [],
-      filter: p.filter ?? {},
-      allow_aggregations: p.allow_aggregations ?? false,
-    };
-    if (p.limit != null) out.limit = p.limit;
-    return out;
-  });
-
-export const updatePermission = z
-  .object({
-    columns,
-    filter: boolExp,
-    check: boolExp.optional().nullable(),
-    set: z.record(z.unknown()).optional().nullable(),
-  })
-  .transform((p) => {
-    const out: Record<string, unknown> = { columns: p.columns, filter: p.filter ?? {} };
-    if (p.check != null) out.check = p.check;
-    if (p.set != null) out.set = p.set;
-    return out;
-  });
-
-export const deletePermission = z.object({ filter: boolExp }).transform((p) => ({ filter: p.filter ?? {} }));
-
-export const permissionSchemas = {
-  insert: insertPermission,
-  select: selectPermission,
-  update: updatePermission,
-  delete: deletePermission,
-} as const;
 
 // Shared by several operations' args ---------------------------------------------------------------------------
 

@@ -30,6 +30,8 @@ export function boolExpFields(exp: unknown, out: Set<string> = new Set()): Set<s
 }
 
 /** Renames one field (column) at the top level of an expression; relationship sub-expressions are untouched. */
+export function renameBoolExpField(exp: Record<string, unknown>, from: string, to: string, isRelationship: (n: string) => boolean): Record<string, unknown>;
+export function renameBoolExpField(exp: unknown, from: string, to: string, isRelationship: (n: string) => boolean): unknown;
 export function renameBoolExpField(exp: unknown, from: string, to: string, isRelationship: (n: string) => boolean): unknown {
   if (!isObj(exp)) return exp;
   const out: Record<string, unknown> = {};

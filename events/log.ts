@@ -142,23 +142,22 @@ export async function appendEvents(
   return seq;
 }
 
-interface LogRow {
+// A row of the log: its type and data are an Event as appendEvents wrote it (the one place the log's rows are
+// declared to hold events; a newer engine's event type is not in the union, and evolve's default leaves metadata
+// unchanged for it).
+type LogRow = Event & {
   seq: string;
-  type: string;
-  data: unknown;
   meta: Record<string, unknown>;
   created_at: Date;
   instance_id: string | null;
-}
+};
 
-// The one place a row becomes an Event: rows are written by appendEvents from typed events. A newer engine's
-// event type is unknown here; evolve's default leaves metadata unchanged for it.
-const toEvent = (r: LogRow): LoggedEvent => ({
-  ...({ type: r.type, data: r.data } as Event),
-  seq: Number(r.seq),
-  meta: r.meta,
-  createdAt: r.created_at.toISOString(),
-  instanceId: r.instance_id,
+const toEvent = ({ seq, meta, created_at, instance_id, ...event }: LogRow): LoggedEvent => ({
+  ...event,
+  seq: Number(seq),
+  meta,
+  createdAt: created_at.toISOString(),
+  instanceId: instance_id,
 });
 
 /** Events with seq > afterSeq (up to `limit`), in order. */

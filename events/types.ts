@@ -1,10 +1,11 @@
 // The metadata model (what the log folds into) and the Event union: facts about metadata, never requests.
 // Plain JSON data only, so events, snapshots and exports serialise without loss.
-import type { QualifiedName } from '../src/core/names.js';
+import { qualifiedKey, type QualifiedName } from '../src/core/names.js';
 import type { ActionDefinition, ActionMeta, CustomTypes } from './actions.js';
 import type { CronTriggerMeta } from './cron-triggers.js';
 import type { EventTriggerConf } from './event-triggers.js';
 import type { RemoteSchemaMeta } from './remote-schemas.js';
+import type { PermissionDefs } from './permissions.js';
 
 // ---------------------------------------------------------------------------------------------------------------
 // Metadata model
@@ -40,44 +41,29 @@ export interface ComputedFieldMeta {
   comment: string | null;
 }
 
-export type PermKind = 'insert' | 'select' | 'update' | 'delete';
+export type PermKind = keyof PermissionDefs;
 export const PERM_KINDS: readonly PermKind[] = ['insert', 'select', 'update', 'delete'];
-
-export type Columns = string[] | '*';
-
-export interface InsertPermission {
-  check: Record<string, unknown>;
-  set?: Record<string, unknown>;
-  columns?: Columns;
-  backend_only?: boolean;
-}
-export interface SelectPermission {
-  columns: Columns;
-  computed_fields: string[];
-  filter: Record<string, unknown>;
-  limit?: number;
-  allow_aggregations: boolean;
-}
-export interface UpdatePermission {
-  columns: Columns;
-  filter: Record<string, unknown>;
-  check?: Record<string, unknown> | null;
-  set?: Record<string, unknown>;
-}
-export interface DeletePermission {
-  filter: Record<string, unknown>;
-}
-export interface PermissionDefs {
-  insert: InsertPermission;
-  select: SelectPermission;
-  update: UpdatePermission;
-  delete: DeletePermission;
-}
 
 export interface PermissionMeta<K extends PermKind = PermKind> {
   role: string;
   permission: PermissionDefs[K];
   comment: string | null;
+}
+
+/** A permission's rules, of any kind (the `kind` beside them says which). */
+export type Permission = PermissionDefs[PermKind];
+
+/** A table's permissions of one kind, keyed by role (read as any kind's: the caller keeps kind and rules together). */
+export const permissionsOf = (t: TableMeta, kind: PermKind): Record<string, PermissionMeta> => t[permKey(kind)];
+
+/**
+ * permission_updated on a metadata being changed in place (evolve's immer draft): the permission's rules replaced,
+ * its comment kept. decide applies it too, to see its own renames (events/decide/local-fold.ts).
+ */
+export function updatePermissionRules(m: Metadata, d: EventOf<'permission_updated'>['data']): void {
+  const t = m.tables[qualifiedKey(d.table)];
+  const p = t ? permissionsOf(t, d.kind)[d.role] : undefined;
+  if (p) p.permission = structuredClone(d.permission);
 }
 
 export interface TableConfiguration {
@@ -170,8 +156,6 @@ export const relKey = (kind: RelKind): 'object_relationships' | 'array_relations
 // ---------------------------------------------------------------------------------------------------------------
 // Events
 
-type E<T extends string, D> = { type: T; data: D };
-
 /** The schema migration a sql_ran event applied (engine_apply_migration): its version row changed with the SQL. */
 export interface MigrationRef {
   version: string;
@@ -183,57 +167,61 @@ export interface MigrationRef {
   skip_execution: boolean;
 }
 
-export type Event =
-  | E<'table_tracked', { table: QualifiedName; is_enum: boolean; configuration: TableConfiguration }>
-  | E<'table_untracked', { table: QualifiedName }>
-  | E<'table_enum_set', { table: QualifiedName; is_enum: boolean }>
-  | E<'table_custom_fields_set', { table: QualifiedName; configuration: TableConfiguration }>
+/** Each event type's data: the facts the log records about metadata. */
+export interface EventData {
+  table_tracked: { table: QualifiedName; is_enum: boolean; configuration: TableConfiguration };
+  table_untracked: { table: QualifiedName };
+  table_enum_set: { table: QualifiedName; is_enum: boolean };
+  table_custom_fields_set: { table: QualifiedName; configuration: TableConfiguration };
   /** A tracked table renamed in Postgres (by run_sql): every reference follows. */
-  | E<'table_renamed', { from: QualifiedName; to: QualifiedName }>
+  table_renamed: { from: QualifiedName; to: QualifiedName };
   /** A column of a tracked table renamed in Postgres: every reference follows. */
-  | E<'column_renamed', { table: QualifiedName; from: string; to: string }>
-  | E<'function_tracked', { function: QualifiedName; configuration: { session_argument?: string } }>
-  | E<'function_untracked', { function: QualifiedName }>
-  | E<'relationship_created', { table: QualifiedName; kind: RelKind; relationship: RelationshipMeta }>
-  | E<'relationship_dropped', { table: QualifiedName; name: string }>
-  | E<'relationship_renamed', { table: QualifiedName; name: string; new_name: string }>
-  | E<'relationship_comment_set', { table: QualifiedName; name: string; comment: string | null }>
-  | E<'computed_field_added', { table: QualifiedName; computed_field: ComputedFieldMeta }>
-  | E<'computed_field_dropped', { table: QualifiedName; name: string }>
-  | E<'permission_created', { table: QualifiedName; kind: PermKind; role: string; permission: unknown; comment: string | null }>
-  | E<'permission_dropped', { table: QualifiedName; kind: PermKind; role: string }>
+  column_renamed: { table: QualifiedName; from: string; to: string };
+  function_tracked: { function: QualifiedName; configuration: { session_argument?: string } };
+  function_untracked: { function: QualifiedName };
+  relationship_created: { table: QualifiedName; kind: RelKind; relationship: RelationshipMeta };
+  relationship_dropped: { table: QualifiedName; name: string };
+  relationship_renamed: { table: QualifiedName; name: string; new_name: string };
+  relationship_comment_set: { table: QualifiedName; name: string; comment: string | null };
+  computed_field_added: { table: QualifiedName; computed_field: ComputedFieldMeta };
+  computed_field_dropped: { table: QualifiedName; name: string };
+  permission_created: { table: QualifiedName; kind: PermKind; role: string; permission: Permission; comment: string | null };
+  permission_dropped: { table: QualifiedName; kind: PermKind; role: string };
   /** A permission's rules rewritten because something it names was renamed (the comment stays). */
-  | E<'permission_updated', { table: QualifiedName; kind: PermKind; role: string; permission: unknown }>
-  | E<'permission_comment_set', { table: QualifiedName; kind: PermKind; role: string; comment: string | null }>
-  | E<'sql_ran', { sql: string; cascade: boolean; check_metadata_consistency: boolean | null; read_only: boolean; migration?: MigrationRef }>
-  | E<'metadata_replaced', { metadata: Metadata }>
-  | E<'metadata_cleared', Record<string, never>>
-  | E<'metadata_reloaded', { reload_remote_schemas: boolean }>
-  | E<'event_trigger_created', { table: QualifiedName; trigger: EventTriggerConf }>
-  | E<'event_trigger_deleted', { name: string }>
-  | E<'remote_schema_added', { remote_schema: RemoteSchemaMeta }>
-  | E<'remote_schema_removed', { name: string }>
+  permission_updated: { table: QualifiedName; kind: PermKind; role: string; permission: Permission };
+  permission_comment_set: { table: QualifiedName; kind: PermKind; role: string; comment: string | null };
+  sql_ran: { sql: string; cascade: boolean; check_metadata_consistency: boolean | null; read_only: boolean; migration?: MigrationRef };
+  metadata_replaced: { metadata: Metadata };
+  metadata_cleared: Record<string, never>;
+  metadata_reloaded: { reload_remote_schemas: boolean };
+  event_trigger_created: { table: QualifiedName; trigger: EventTriggerConf };
+  event_trigger_deleted: { name: string };
+  remote_schema_added: { remote_schema: RemoteSchemaMeta };
+  remote_schema_removed: { name: string };
   /** A fact other instances act on: the remote was introspected again (they introspect it again when they fold it). */
-  | E<'remote_schema_reloaded', { name: string }>
-  | E<'query_collection_created', { collection: QueryCollection }>
-  | E<'query_collection_dropped', { name: string }>
-  | E<'collection_query_added', { collection: string; query: CollectionQuery }>
-  | E<'collection_query_dropped', { collection: string; query_name: string }>
-  | E<'allowlist_collection_added', { collection: string }>
-  | E<'allowlist_collection_dropped', { collection: string }>
-  | E<'custom_types_set', { custom_types: CustomTypes }>
-  | E<'action_created', { action: ActionMeta }>
-  | E<'action_updated', { name: string; definition: ActionDefinition }>
-  | E<'action_dropped', { name: string; clear_data: boolean }>
-  | E<'action_permission_created', { action: string; role: string; comment: string | null }>
-  | E<'action_permission_dropped', { action: string; role: string }>
-  | E<'cron_trigger_created', { trigger: CronTriggerMeta }>
+  remote_schema_reloaded: { name: string };
+  query_collection_created: { collection: QueryCollection };
+  query_collection_dropped: { name: string };
+  collection_query_added: { collection: string; query: CollectionQuery };
+  collection_query_dropped: { collection: string; query_name: string };
+  allowlist_collection_added: { collection: string };
+  allowlist_collection_dropped: { collection: string };
+  custom_types_set: { custom_types: CustomTypes };
+  action_created: { action: ActionMeta };
+  action_updated: { name: string; definition: ActionDefinition };
+  action_dropped: { name: string; clear_data: boolean };
+  action_permission_created: { action: string; role: string; comment: string | null };
+  action_permission_dropped: { action: string; role: string };
+  cron_trigger_created: { trigger: CronTriggerMeta };
   /** create_cron_trigger with replace: the definition is swapped, its unstarted events are generated again. */
-  | E<'cron_trigger_updated', { trigger: CronTriggerMeta }>
-  | E<'cron_trigger_deleted', { name: string }>;
+  cron_trigger_updated: { trigger: CronTriggerMeta };
+  cron_trigger_deleted: { name: string };
+}
 
-export type EventType = Event['type'];
-export type EventOf<T extends EventType> = Extract<Event, { type: T }>;
+export type EventType = keyof EventData;
+/** The event of one type (or of each of several: a union). */
+export type EventOf<T extends EventType> = { [P in T]: { type: P; data: EventData[P] } }[T];
+export type Event = EventOf<EventType>;
 
 /**
  * What an event means for an instance's catalog (src/sync/projector.ts, Note [Catch-up without introspection]):
@@ -293,4 +281,4 @@ export const CATALOG_EFFECT: Record<EventType, CatalogEffect> = {
 export const own = <V>(rec: Record<string, V> | undefined, key: string): V | undefined =>
   rec !== undefined && Object.prototype.hasOwnProperty.call(rec, key) ? rec[key] : undefined;
 
-export const ev = <T extends EventType>(type: T, data: EventOf<T>['data']): Event => ({ type, data }) as Event;
+export const ev = <T extends EventType>(type: T, data: EventData[T]): EventOf<T> => ({ type, data });

@@ -6,14 +6,16 @@ import { qualifiedKey, sameName, type QualifiedName } from '../src/core/names.js
 import {
   emptyMetadata,
   emptyTableMeta,
-  permKey,
+  permissionsOf,
   relKey,
+  updatePermissionRules,
   PERM_KINDS,
   type Event,
   type Metadata,
+  type Permission,
   type TableMeta,
-  type Columns,
 } from '../events/types.js';
+import type { Columns } from '../events/permissions.js';
 import { renameBoolExpField } from '../events/boolexp.js';
 import type { ActionMeta } from '../events/actions.js';
 
@@ -102,12 +104,7 @@ function apply(draft: Draft<Metadata>, event: Event): void {
       }
       // Permissions that traverse the relationship follow the new name.
       for (const kind of PERM_KINDS) {
-        for (const p of Object.values(t[permKey(kind)])) {
-          const perm = p.permission as unknown as Record<string, unknown>;
-          for (const k of ['filter', 'check'] as const) {
-            if (perm[k] && typeof perm[k] === 'object') perm[k] = renameBoolExpField(perm[k], name, new_name, () => false);
-          }
-        }
+        for (const p of Object.values(permissionsOf(t, kind))) renameInRules(p.permission, name, new_name, () => false);
       }
       return;
     }
@@ -129,27 +126,21 @@ function apply(draft: Draft<Metadata>, event: Event): void {
     }
     case 'permission_created': {
       const t = tableOf(draft, event.data.table);
-      if (t) {
-        (t[permKey(event.data.kind)] as Record<string, unknown>)[event.data.role] = {
-          role: event.data.role,
-          permission: clone(event.data.permission),
-          comment: event.data.comment,
-        };
-      }
+      const { role, permission, comment } = event.data;
+      if (t) permissionsOf(t, event.data.kind)[role] = { role, permission: clone(permission), comment };
       return;
     }
     case 'permission_dropped': {
       const t = tableOf(draft, event.data.table);
-      if (t) delete t[permKey(event.data.kind)][event.data.role];
+      if (t) delete permissionsOf(t, event.data.kind)[event.data.role];
       return;
     }
-    case 'permission_updated': {
-      const p = tableOf(draft, event.data.table)?.[permKey(event.data.kind)][event.data.role];
-      if (p) p.permission = clone(event.data.permission) as never;
+    case 'permission_updated':
+      updatePermissionRules(draft, event.data);
       return;
-    }
     case 'permission_comment_set': {
-      const p = tableOf(draft, event.data.table)?.[permKey(event.data.kind)][event.data.role];
+      const t = tableOf(draft, event.data.table);
+      const p = t ? permissionsOf(t, event.data.kind)[event.data.role] : undefined;
       if (p) p.comment = event.data.comment;
       return;
     }
@@ -290,13 +281,17 @@ function renameColumn(draft: Draft<Metadata>, tableName: QualifiedName, from: st
     }
   }
   for (const kind of PERM_KINDS) {
-    for (const p of Object.values(t[permKey(kind)])) {
-      const perm = p.permission as unknown as Record<string, unknown>;
-      if ('columns' in perm) perm.columns = renameColumns(perm.columns as Columns, from, to);
-      if (perm.set && typeof perm.set === 'object') perm.set = renameKey(perm.set as Record<string, unknown>, from, to);
-      for (const k of ['filter', 'check'] as const) {
-        if (perm[k] && typeof perm[k] === 'object') perm[k] = renameBoolExpField(perm[k], from, to, isRel);
-      }
+    for (const p of Object.values(permissionsOf(t, kind))) {
+      const perm = p.permission;
+      if ('columns' in perm && perm.columns !== undefined) perm.columns = renameColumns(perm.columns, from, to);
+      if ('set' in perm && perm.set && typeof perm.set === 'object') perm.set = renameKey(perm.set, from, to);
+      renameInRules(perm, from, to, isRel);
     }
   }
+}
+
+/** A field renamed in a permission's row rules (filter, check), in place. */
+function renameInRules(perm: Permission, from: string, to: string, isRel: (name: string) => boolean): void {
+  if ('filter' in perm && perm.filter && typeof perm.filter === 'object') perm.filter = renameBoolExpField(perm.filter, from, to, isRel);
+  if ('check' in perm && perm.check && typeof perm.check === 'object') perm.check = renameBoolExpField(perm.check, from, to, isRel);
 }

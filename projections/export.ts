@@ -6,17 +6,8 @@ import { compareNames, qualifiedKey, type QualifiedName } from '../src/core/name
 import { storedEventTrigger } from '../events/event-triggers.js';
 import { storedRemoteSchema } from '../events/remote-schemas.js';
 import { DEFAULT_ST_RETRY_CONF, sameRetryConf, storedCronTrigger, type CronTriggerMeta } from '../events/cron-triggers.js';
-import {
-  arrRelUsing,
-  comment,
-  computedFieldDefinition,
-  decode,
-  functionName,
-  objRelUsing,
-  permissionSchemas,
-  tableConfiguration,
-  tableName,
-} from '../events/argument-shapes.js';
+import { arrRelUsing, comment, computedFieldDefinition, decode, functionName, objRelUsing, tableConfiguration, tableName } from '../events/argument-shapes.js';
+import { permissionSchemas } from '../events/permissions.js';
 import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta, type CustomTypes } from '../events/actions.js';
 import { exportCustomTypes } from '../events/custom-types-json.js';
 import {
@@ -93,7 +84,7 @@ function exportPermissionDef(kind: PermKind, p: Record<string, unknown>): Record
 }
 
 function exportPermission(kind: PermKind, p: PermissionMeta): Record<string, unknown> {
-  const out: Record<string, unknown> = { role: p.role, permission: exportPermissionDef(kind, p.permission as unknown as Record<string, unknown>) };
+  const out: Record<string, unknown> = { role: p.role, permission: exportPermissionDef(kind, p.permission) };
   if (p.comment != null) out.comment = p.comment;
   return out;
 }

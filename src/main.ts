@@ -12,7 +12,6 @@ import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
 import { reconcileOnStart } from './triggers/reconcile.js';
-import { EventWorker } from './triggers/worker.js';
 import { MetadataSync } from './sync/listener.js';
 import { createProjector } from './sync/projector.js';
 import { features } from './features.js';
@@ -26,12 +25,10 @@ import { ENGINE_VERSION } from './version.js';
 import { redactUrl, serverConfigurationDetail, unusedSettingDetail } from './config/startup-log.js';
 import { EngineMetrics } from './core/metrics.js';
 import { registerRuntimeMetrics } from './startup/runtime-metrics.js';
-import { ActionWorker } from './actions/worker.js';
 import { applyProjectAtStartup } from './project/startup.js';
-import { ScheduledWorker } from './scheduled/worker.js';
-import { registerScheduledMetrics } from './scheduled/metrics.js';
 import { reconcileCronTriggers } from './scheduled/catalog.js';
 import { readReplicas } from './replicas/start.js';
+import { startWorkers, stopWorkers, type BackgroundWorker } from './startup/workers.js';
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -94,7 +91,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   heardWhileCheckedOut(pool);
   const store = new StateStore();
   // Actions and remote schemas reach the schema caches (through the projector) and the role schemas from here.
-  const projector = createProjector(features.cacheChecks);
+  const projector = createProjector(features);
   const metrics = new EngineMetrics();
   const replicas = readReplicas({ config, primary: pool, primaryUrl: databaseUrl, instanceId, metrics, onSwap: (l) => store.onSwap(l) });
   // LISTEN needs a session connection: --listen-database-url bypasses a transaction-mode pooler.
@@ -125,20 +122,11 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
   const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 
-  // The async actions worker has its own small pool: its polling never competes with requests for connections.
-  const actionPool = new pg.Pool({ connectionString: databaseUrl, max: 2, application_name: `engine-actions-${instanceId}`.slice(0, 63), ...poolTimes(config) });
-  actionPool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
-  heardWhileCheckedOut(actionPool);
-  let worker: EventWorker | null = null;
-  let scheduledWorker: ScheduledWorker | null = null;
-  let actionWorker: ActionWorker | null = null;
+  let workers: BackgroundWorker[] = [];
   const closeAll = async (): Promise<void> => {
     shuttingDown = true;
     // Deliveries in flight finish (or are released) while the database is still there.
-    await worker?.stop();
-    await scheduledWorker?.stop();
-    await actionWorker?.close();
-    await actionPool.end().catch(() => undefined);
+    await stopWorkers(workers);
     await rt.sync?.close();
     await replicas?.close();
     websockets.close();
@@ -157,38 +145,19 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     await loadWithRetry(rt, listenUrl, options.startTimeoutMs ?? 30_000);
     // The replicas' positions are read once before the first request (until then the primary serves reads).
     await replicas?.start();
+    workers = await startWorkers(features.workers, {
+      pool, databaseUrl, listenUrl, instanceId, config, metrics, state: () => store.get(),
+      newPool: (name, max) => {
+        const own = new pg.Pool({ connectionString: databaseUrl, max, application_name: `${name}-${instanceId}`.slice(0, 63), ...poolTimes(config) });
+        own.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
+        heardWhileCheckedOut(own);
+        return own;
+      },
+    });
   } catch (e) {
     await closeAll();
     throw e;
   }
-  worker = new EventWorker({
-    pool,
-    connectionString: listenUrl,
-    metadata: () => store.get().metadata,
-    poolSize: config.eventsHttpPoolSize,
-    fetchIntervalMs: config.eventsFetchInterval,
-    userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
-    logHeadersFromEnv: config.logHeadersFromEnv,
-  });
-  scheduledWorker = new ScheduledWorker({
-    pool,
-    connectionString: listenUrl,
-    metadata: () => store.get().metadata,
-    poolSize: config.scheduledEventsHttpPoolSize,
-    pollMs: config.eventsFetchInterval,
-    leaseMs: config.scheduledEventsLease * 1000,
-    userAgent: `engine-graphql-engine/${ENGINE_VERSION}`,
-    metrics: registerScheduledMetrics(rt.metrics, pool),
-  });
-  try {
-    await worker.start();
-    await scheduledWorker.start();
-  } catch (e) {
-    await closeAll();
-    throw e;
-  }
-  actionWorker = new ActionWorker({ pool: actionPool, state: () => store.get(), instanceId });
-  actionWorker.start();
   log.info('startup', {
     kind: 'server',
     info: { message: `engine ready on ${url}`, port, seq: store.seq, time_taken: (Date.now() - started) / 1000, instance_id: instanceId },

@@ -1,11 +1,11 @@
 // decide for custom types and actions: set_custom_types (validated here, against Postgres too), create/update/drop
 // action and action permissions. Action types are checked against custom types when the cache is built.
 import { EngineError } from '../../src/core/errors.js';
-import { qualifiedKey } from '../../src/core/names.js';
+import { qualifiedKey, quote as q, quoteName as qt } from '../../src/core/names.js';
 import { baseTypeName, isListType, type ActionDefinition, type ActionMeta, type CustomTypes } from '../actions.js';
 import { customTypesDefinition } from '../custom-types-json.js';
 import { ev, type Event } from '../types.js';
-import { q, qt, type DecideContext } from './dependencies.js';
+import { type DecideContext } from './context.js';
 
 export type ActionCommand =
   | { op: 'set_custom_types'; custom_types: CustomTypes }

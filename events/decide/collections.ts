@@ -1,7 +1,7 @@
 // decide for query collections and the allow-list: pure metadata, no Postgres objects involved.
 import { EngineError } from '../../src/core/errors.js';
 import { ev, type CollectionQuery, type Event, type Metadata, type QueryCollection } from '../types.js';
-import { q } from './dependencies.js';
+import { quote as q } from '../../src/core/names.js';
 
 export type CollectionCommand =
   | { op: 'create_query_collection'; collection: QueryCollection }

@@ -2,7 +2,9 @@
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
 import { ev, own, type ComputedFieldMeta, type Event } from '../types.js';
-import { dependencyError, dependentsOf, dropEvents, q, trackedTable, type DecideContext } from './dependencies.js';
+import { quote as q } from '../../src/core/names.js';
+import { trackedTable, type DecideContext } from './context.js';
+import { dependencyError, dependentsOf, dropEvents } from './dependencies.js';
 
 export type ComputedFieldCommand =
   | { op: 'add_computed_field'; table: QualifiedName; computed_field: ComputedFieldMeta }

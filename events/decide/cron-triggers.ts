@@ -2,7 +2,7 @@
 import { EngineError } from '../../src/core/errors.js';
 import type { CronTriggerMeta } from '../cron-triggers.js';
 import { cronTriggers, ev, type Event, type Metadata } from '../types.js';
-import type { DecideContext } from './dependencies.js';
+import type { DecideContext } from './context.js';
 
 export type CronTriggerCommand =
   | { op: 'create_cron_trigger'; trigger: CronTriggerMeta; replace: boolean }

@@ -1,45 +1,23 @@
-// Helpers shared by the decide families: quoting as the original prints names, lookups that throw its errors,
-// and the dependency graph of metadata objects (what would break if a table, column, ... went away).
+// The dependency graph of metadata objects (what would break if a table, column, ... went away), and what follows
+// from it: dependency errors, drop events for dependents, permissions rewritten by renames, column types that
+// rules depend on.
 import { EngineError } from '../../src/core/errors.js';
 import { displayName, qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
 import { boolExpFields, boolExpRelationshipParts } from '../boolexp.js';
+import { relationshipOf } from './context.js';
 import {
   ev,
   own,
-  permKey,
   PERM_KINDS,
+  permissionsOf,
   type Event,
   type Metadata,
   type PermKind,
   type RelationshipMeta,
   type TableMeta,
+  type Permission,
 } from '../types.js';
-
-export interface DecideContext {
-  metadata: Metadata;
-  catalog: PgCatalog;
-  /** Ids of the objects the schema cache found inconsistent (drop_inconsistent_metadata decides on them). */
-  inconsistent?: readonly string[];
-}
-
-/** `"name"`: the original's <<> quoting. */
-export const q = (s: string): string => `"${s}"`;
-export const qt = (t: QualifiedName): string => q(displayName(t));
-
-export function trackedTable(m: Metadata, table: QualifiedName, path = '$.args'): TableMeta {
-  const t = m.tables[qualifiedKey(table)];
-  if (!t) throw new EngineError('not-exists', `table ${qt(table)} does not exist`, { path });
-  return t;
-}
-
-export function relationshipOf(t: TableMeta, name: string): { kind: 'object' | 'array'; rel: RelationshipMeta } | null {
-  const o = own(t.object_relationships, name);
-  if (o) return { kind: 'object', rel: o };
-  const a = own(t.array_relationships, name);
-  if (a) return { kind: 'array', rel: a };
-  return null;
-}
 
 // ---------------------------------------------------------------------------------------------------------------
 // Dependency graph
@@ -148,15 +126,14 @@ function fieldDep(t: TableMeta | undefined, table: QualifiedName, f: string): Ob
   return { kind: 'column', table, column: f };
 }
 
-export function permissionDeps(table: QualifiedName, perm: PermKind, def: Record<string, unknown>, m: Metadata, catalog: PgCatalog): ObjId[] {
+/** What a permission's rules use: its columns, preset columns, computed fields, and everything its row rules name. */
+function permissionDeps(table: QualifiedName, def: Permission, m: Metadata, catalog: PgCatalog): ObjId[] {
   const deps: ObjId[] = [{ kind: 'table', table }];
-  const t = m.tables[qualifiedKey(table)];
-  if (Array.isArray(def.columns)) for (const c of def.columns as string[]) deps.push({ kind: 'column', table, column: c });
-  if (def.set && typeof def.set === 'object') for (const c of Object.keys(def.set)) deps.push({ kind: 'column', table, column: c });
-  if (Array.isArray(def.computed_fields)) for (const c of def.computed_fields as string[]) deps.push({ kind: 'computed_field', table, name: c });
-  for (const k of ['filter', 'check']) if (def[k]) deps.push(...boolExpDeps(def[k], table, m, catalog));
-  void t;
-  void perm;
+  if ('columns' in def && Array.isArray(def.columns)) for (const c of def.columns) deps.push({ kind: 'column', table, column: c });
+  if ('set' in def && def.set && typeof def.set === 'object') for (const c of Object.keys(def.set)) deps.push({ kind: 'column', table, column: c });
+  if ('computed_fields' in def) for (const c of def.computed_fields) deps.push({ kind: 'computed_field', table, name: c });
+  if ('filter' in def && def.filter) deps.push(...boolExpDeps(def.filter, table, m, catalog));
+  if ('check' in def && def.check) deps.push(...boolExpDeps(def.check, table, m, catalog));
   return deps;
 }
 
@@ -179,10 +156,10 @@ export function metadataObjects(m: Metadata, catalog: PgCatalog): MetaObject[] {
       out.push({ id: { kind: 'computed_field', table, name: cf.name }, deps: [{ kind: 'table', table }, { kind: 'function', fn: cf.definition.function }] });
     }
     for (const perm of PERM_KINDS) {
-      for (const p of Object.values(t[permKey(perm)])) {
+      for (const p of Object.values(permissionsOf(t, perm))) {
         out.push({
           id: { kind: 'permission', table, role: p.role, perm },
-          deps: permissionDeps(table, perm, p.permission as unknown as Record<string, unknown>, m, catalog),
+          deps: permissionDeps(table, p.permission, m, catalog),
         });
       }
     }
@@ -300,19 +277,24 @@ export function renameFieldInBoolExp(
 /** permission_updated events for every permission that a rename of `table`.`from` changes (columns, set, rules). */
 export function permissionRenames(m: Metadata, catalog: PgCatalog, table: QualifiedName, from: string, to: string, column: boolean): Event[] {
   const out: Event[] = [];
+  const renamed = (c: string): string => (c === from ? to : c);
   for (const t of Object.values(m.tables)) {
     const own = sameName(t.table, table);
+    const inRule = (exp: Record<string, unknown>): Record<string, unknown> => {
+      const r = renameFieldInBoolExp(exp, t.table, table, from, to, m, catalog);
+      return isObj(r) ? r : exp;
+    };
     for (const kind of PERM_KINDS) {
-      for (const p of Object.values(t[permKey(kind)])) {
-        const def = { ...(p.permission as unknown as Record<string, unknown>) };
+      for (const p of Object.values(permissionsOf(t, kind))) {
+        // Spreads keep each key where it was: the rules' key order (and the export's) does not change.
+        let def: Permission = p.permission;
         if (own && column) {
-          if (Array.isArray(def.columns)) def.columns = (def.columns as string[]).map((c) => (c === from ? to : c));
-          if (isObj(def.set)) def.set = Object.fromEntries(Object.entries(def.set).map(([c, v]) => [c === from ? to : c, v]));
+          if ('columns' in def && Array.isArray(def.columns)) def = { ...def, columns: def.columns.map(renamed) };
+          if ('set' in def && isObj(def.set)) def = { ...def, set: Object.fromEntries(Object.entries(def.set).map(([c, v]) => [renamed(c), v])) };
         }
-        if (own && !column && Array.isArray(def.computed_fields)) {
-          def.computed_fields = (def.computed_fields as string[]).map((c) => (c === from ? to : c));
-        }
-        for (const k of ['filter', 'check']) if (isObj(def[k])) def[k] = renameFieldInBoolExp(def[k], t.table, table, from, to, m, catalog);
+        if (own && !column && 'computed_fields' in def) def = { ...def, computed_fields: def.computed_fields.map(renamed) };
+        if ('filter' in def && isObj(def.filter)) def = { ...def, filter: inRule(def.filter) };
+        if ('check' in def && isObj(def.check)) def = { ...def, check: inRule(def.check) };
         if (JSON.stringify(def) !== JSON.stringify(p.permission)) {
           out.push(ev('permission_updated', { table: t.table, kind, role: p.role, permission: def }));
         }
@@ -359,9 +341,10 @@ export function columnTypeDependents(m: Metadata, catalog: PgCatalog, table: Qua
   const out: ObjId[] = [];
   for (const t of Object.values(m.tables)) {
     for (const perm of PERM_KINDS) {
-      for (const p of Object.values(t[permKey(perm)])) {
-        const def = p.permission as unknown as Record<string, unknown>;
-        if (['filter', 'check'].some((k) => usesColumnType(def[k], t.table, table, column, m, catalog)) || presetsLiteral(def.set, t.table, table, column)) {
+      for (const p of Object.values(permissionsOf(t, perm))) {
+        const def = p.permission;
+        const rules = ['filter' in def ? def.filter : undefined, 'check' in def ? def.check : undefined];
+        if (rules.some((r) => usesColumnType(r, t.table, table, column, m, catalog)) || ('set' in def && presetsLiteral(def.set, t.table, table, column))) {
           out.push({ kind: 'permission', table: t.table, role: p.role, perm });
         }
       }

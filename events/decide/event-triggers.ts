@@ -3,11 +3,12 @@
 // engine_catalog.event_log rather than on metadata (src/triggers/manual-events.ts runs them).
 import { z } from 'zod';
 import { EngineError } from '../../src/core/errors.js';
-import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
+import { qualifiedKey, quote as q, quoteName as qt, type QualifiedName } from '../../src/core/names.js';
 import { decode, nonEmptyText } from '../argument-shapes.js';
 import type { EventTriggerConf } from '../event-triggers.js';
 import { ev, eventTriggers, type Event, type Metadata } from '../types.js';
-import { q, qt, trackedTable, type DecideContext } from './dependencies.js';
+import { trackedTable, type DecideContext } from './context.js';
+import type { Env } from '../../src/core/env.js';
 
 // redeliver_event's and invoke_event_trigger's args
 const redeliverArgs = z.object({ event_id: z.string() });
@@ -75,7 +76,7 @@ export function manualTrigger(m: Metadata, name: string): { table: QualifiedName
  * original reports it as an inconsistency of the new trigger, so it is a constraint-violation. `env` is passed in
  * to keep this pure.
  */
-export function eventTriggerEnvError(table: QualifiedName, trigger: EventTriggerConf, env: Record<string, string | undefined>): EngineError | null {
+export function eventTriggerEnvError(table: QualifiedName, trigger: EventTriggerConf, env: Env): EngineError | null {
   const vars = [
     ...(trigger.webhook_from_env !== undefined ? [trigger.webhook_from_env] : []),
     ...(trigger.headers ?? []).flatMap((h) => ('value_from_env' in h ? [h.value_from_env] : [])),

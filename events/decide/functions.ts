@@ -1,8 +1,8 @@
 // decide for SQL functions: track_function (v1/v2) and untrack_function.
 import { EngineError } from '../../src/core/errors.js';
-import { qualifiedKey, type QualifiedName } from '../../src/core/names.js';
+import { qualifiedKey, quoteName as qt, type QualifiedName } from '../../src/core/names.js';
 import { ev, type Event } from '../types.js';
-import { qt, type DecideContext } from './dependencies.js';
+import { type DecideContext } from './context.js';
 
 export type FunctionCommand =
   | { op: 'track_function'; function: QualifiedName; configuration: { session_argument?: string } }

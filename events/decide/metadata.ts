@@ -3,7 +3,8 @@
 // schemas) happens before; the consistency rule (none may be left inconsistent) after, in the write path.
 import { EngineError } from '../../src/core/errors.js';
 import { ev, type Event, type Metadata, type PermKind } from '../types.js';
-import { dropEvents, type DecideContext, type ObjId } from './dependencies.js';
+import { type DecideContext } from './context.js';
+import { dropEvents, type ObjId } from './dependencies.js';
 import { cronTriggers } from '../types.js';
 
 export type MetadataCommand =

@@ -2,11 +2,12 @@
 // operators, relationships) are checked when the schema cache is rebuilt, as in the original.
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
-import { ev, own, permKey, type Event, type PermKind, type TableMeta } from '../types.js';
-import { q, qt, trackedTable, type DecideContext } from './dependencies.js';
+import { ev, own, permissionsOf, type Event, type Permission, type PermKind, type TableMeta } from '../types.js';
+import { quote as q, quoteName as qt } from '../../src/core/names.js';
+import { trackedTable, type DecideContext } from './context.js';
 
 export type PermissionCommand =
-  | { op: 'create_permission'; kind: PermKind; table: QualifiedName; role: string; permission: Record<string, unknown>; comment: string | null }
+  | { op: 'create_permission'; kind: PermKind; table: QualifiedName; role: string; permission: Permission; comment: string | null }
   | { op: 'drop_permission'; kind: PermKind; table: QualifiedName; role: string }
   | { op: 'set_permission_comment'; kind: PermKind; table: QualifiedName; role: string; comment: string | null };
 
@@ -15,7 +16,7 @@ const permMessage = (kind: PermKind, t: TableMeta, role: string, what: string) =
 
 export function decidePermission(cmd: PermissionCommand, ctx: DecideContext): Event[] {
   const t = trackedTable(ctx.metadata, cmd.table, '$.args.table');
-  const existing = own(t[permKey(cmd.kind)] as Record<string, unknown>, cmd.role);
+  const existing = own(permissionsOf(t, cmd.kind), cmd.role);
   switch (cmd.op) {
     case 'create_permission':
       // The admin role's permissions are implicit: defining one reads as "already exists".

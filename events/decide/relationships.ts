@@ -2,7 +2,9 @@
 import { EngineError } from '../../src/core/errors.js';
 import type { QualifiedName } from '../../src/core/names.js';
 import { ev, own, type Event, type RelKind, type RelationshipMeta, type TableMeta } from '../types.js';
-import { dependencyError, dependentsOf, dropEvents, permissionRenames, pgTableOf, q, qt, relationshipOf, trackedTable, type DecideContext } from './dependencies.js';
+import { quote as q, quoteName as qt } from '../../src/core/names.js';
+import { relationshipOf, trackedTable, type DecideContext } from './context.js';
+import { dependencyError, dependentsOf, dropEvents, permissionRenames, pgTableOf } from './dependencies.js';
 
 export type RelationshipCommand =
   | { op: 'create_relationship'; kind: RelKind; table: QualifiedName; relationship: RelationshipMeta }

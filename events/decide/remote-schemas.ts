@@ -3,10 +3,10 @@
 // no I/O (name, url xor url_from_env); the write path then resolves the environment and introspects the remote
 // (src/remote/introspect.ts) before the event is kept; src/remote merges them into GraphQL.
 import { EngineError } from '../../src/core/errors.js';
-import { displayName } from '../../src/core/names.js';
+import { displayName, quote as q } from '../../src/core/names.js';
 import type { RemoteSchemaMeta } from '../remote-schemas.js';
 import { ev, type Event, type Metadata } from '../types.js';
-import { q, type DecideContext } from './dependencies.js';
+import { type DecideContext } from './context.js';
 
 export type RemoteSchemaCommand =
   | { op: 'add_remote_schema'; remote_schema: RemoteSchemaMeta }

@@ -1,21 +1,10 @@
 // decide for run_sql's metadata check: compares the catalog before and after the SQL and turns what changed
 // under tracked objects into events (renames followed, dropped objects untracked) or the original's errors.
 import { EngineError } from '../../src/core/errors.js';
-import { displayName, qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
+import { displayName, qualifiedKey, sameName, quote as q, quoteName as qt, type QualifiedName } from '../../src/core/names.js';
 import type { PgCatalog, PgTable } from '../../src/catalog/types.js';
 import { ev, type Event, type Metadata, type MigrationRef } from '../types.js';
-import {
-  columnTypeDependents,
-  dependencyError,
-  dependentsOf,
-  dropEvents,
-  objKey,
-  permissionRenames,
-  q,
-  qt,
-  reportObj,
-  type ObjId,
-} from './dependencies.js';
+import { columnTypeDependents, dependencyError, dependentsOf, dropEvents, objKey, permissionRenames, reportObj, type ObjId } from './dependencies.js';
 import { applyPermissionUpdates as foldLocal } from './local-fold.js';
 
 export interface SqlRan {

@@ -1,8 +1,9 @@
 // decide for table tracking: track_table (v1/v2), untrack_table, set_table_is_enum, set_table_custom_fields.
 import { EngineError } from '../../src/core/errors.js';
-import { qualifiedKey, sameName, type QualifiedName } from '../../src/core/names.js';
+import { qualifiedKey, sameName, quoteName as qt, type QualifiedName } from '../../src/core/names.js';
 import { ev, type Event, type TableConfiguration } from '../types.js';
-import { dependencyError, dependentsOf, dropEvents, qt, trackedTable, type DecideContext } from './dependencies.js';
+import { trackedTable, type DecideContext } from './context.js';
+import { dependencyError, dependentsOf, dropEvents } from './dependencies.js';
 
 export type TableCommand =
   | { op: 'track_table'; table: QualifiedName; is_enum: boolean; configuration: TableConfiguration }

@@ -8,6 +8,7 @@ import type { ClientHeaders } from '../execute/features.js';
 import { ENGINE_VERSION } from '../version.js';
 import { logHandlerCall, wantsHandlerLog } from './handler-log.js';
 import { HttpFailure, postJson, type HttpAnswer } from '../core/http-client.js';
+import { jsonKind } from '../core/json-kind.js';
 
 /** Client headers never forwarded (the original's list), besides every x-engine-* header. */
 const NOT_FORWARDED = new Set([
@@ -95,7 +96,7 @@ export async function callHandler(
   const text = JSON.stringify(body);
   const started = process.hrtime.bigint();
   try {
-    answer = await postJson(call.handler, headers, text, call.timeout * 1000);
+    answer = await postJson(call.handler, headers, text, { timeoutMs: call.timeout * 1000 });
     if (wantsHandlerLog()) {
       logHandlerCall({ action: call.name, started, requestSize: Buffer.byteLength(text), answer: { status: answer.status, size: Buffer.byteLength(answer.body) } });
     }
@@ -138,12 +139,6 @@ export async function callHandler(
   throw new EngineError('unexpected', 'internal error', {
     status: 500, internal: internal(`expecting 2xx or 4xx status code, but found ${answer.status}`, requestInfo(call, body, fwd), answer, json),
   });
-}
-
-function jsonKind(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  return typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : typeof v === 'boolean' ? 'Boolean' : 'Object';
 }
 
 const unexpected = (m: string) => new EngineError('unexpected', m);

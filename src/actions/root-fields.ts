@@ -1,4 +1,4 @@
-// What actions add to every role schema (wired in by src/extensions.ts as SchemaExtensions): mutation actions on
+// What actions add to every role schema (wired in by src/features.ts as SchemaExtensions): mutation actions on
 // mutation_root (an async one returns the new action id), query actions and `<action>(id:)` on query_root.
 import { GraphQLNonNull } from 'graphql';
 import type { RoleContext } from '../graphql/schema/context.js';

@@ -43,10 +43,13 @@ export function isListExpr(t: TypeNode): boolean {
   return t.kind === Kind.LIST_TYPE;
 }
 
-function wrap<T extends GraphQLInputType | GraphQLOutputType>(t: TypeNode, base: (name: string) => T): T {
+/** A type expression's type, its named types from `base` (input types for arguments, output types for fields). */
+function wrap(t: TypeNode, base: (name: string) => GraphQLInputType): GraphQLInputType;
+function wrap(t: TypeNode, base: (name: string) => GraphQLOutputType): GraphQLOutputType;
+function wrap(t: TypeNode, base: (name: string) => GraphQLInputType | GraphQLOutputType): GraphQLInputType | GraphQLOutputType {
   if (t.kind === Kind.NAMED_TYPE) return base(t.name.value);
-  if (t.kind === Kind.LIST_TYPE) return new GraphQLList(wrap(t.type, base)) as unknown as T;
-  return new GraphQLNonNull(wrap(t.type, base)) as unknown as T;
+  if (t.kind === Kind.LIST_TYPE) return new GraphQLList(wrap(t.type, base as (name: string) => GraphQLInputType));
+  return new GraphQLNonNull(wrap(t.type, base as (name: string) => GraphQLInputType));
 }
 
 /** A named input type: built-in or Postgres scalar, custom scalar, enum or input object. */

@@ -1,7 +1,7 @@
 // The async actions worker, one per engine instance: every second (as the original) it claims up to 10 stored
 // calls (Note [Async action lease] in log.ts), calls each handler as a sync action would be called, with the
 // session and client headers stored at enqueue time, and stores the output or the error. No retries.
-import type pg from 'pg';
+import pg from 'pg';
 import { EngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { ConnectionWatch } from '../core/connection-watch.js';
@@ -36,6 +36,22 @@ export function leaseSeconds(state: EngineState, margin: number): number {
     if (a.definition.kind === 'asynchronous') longest = Math.max(longest, a.definition.timeout);
   }
   return longest + margin;
+}
+
+/**
+ * The worker of an engine (src/features.ts lists it): its own small pool, so that its polling never competes with
+ * requests for connections.
+ */
+export function asyncActionsWorker(ctx: { newPool(name: string, max: number): pg.Pool; instanceId: string; state(): EngineState }): { start(): void; stop(): Promise<void> } {
+  const pool = ctx.newPool('engine-actions', 2);
+  const worker = new ActionWorker({ pool, state: ctx.state, instanceId: ctx.instanceId });
+  return {
+    start: () => worker.start(),
+    async stop() {
+      await worker.close();
+      await pool.end().catch(() => undefined);
+    },
+  };
 }
 
 export class ActionWorker {

@@ -1,12 +1,12 @@
 // buildSchemaCache: metadata resolved against the Postgres catalog, a pure function. Objects that do not resolve
 // are left out and recorded as inconsistencies with the original engine's reasons, never thrown.
-import { compareNames, displayName, qualifiedKey, sameName, type QualifiedName } from '../core/names.js';
+import { compareNames, qualifiedKey, quote as q, quoteName as qt, sameName, type QualifiedName } from '../core/names.js';
 import type { PgCatalog, PgColumn, PgFunction, PgTable } from '../catalog/types.js';
 import type { Metadata, TableMeta, RelationshipMeta, ComputedFieldMeta, PermKind } from '../../projections/metadata.js';
 import { exportAction, exportComputedFieldDefinition, exportRelationshipUsing } from '../../projections/export.js';
 import { baseTypeName, type ActionMeta, type CustomTypes } from '../../events/actions.js';
 import { BUILTIN_SCALARS, PG_SCALARS } from '../../events/decide/actions.js';
-import { PERM_KINDS, own, permKey } from '../../events/types.js';
+import { PERM_KINDS, own, permissionsOf } from '../../events/types.js';
 import type {
   ActionInfo,
   BoolExpJson,
@@ -16,13 +16,12 @@ import type {
   InconsistentObject,
   InconsistentObjectType,
   RelationshipInfo,
+  RemoteIntrospections,
   RolePermissions,
   SchemaCache,
   TableInfo,
 } from './types.js';
 
-const q = (s: string) => `"${s}"`;
-const qt = (t: QualifiedName) => q(displayName(t));
 const qn = (t: QualifiedName) => ({ schema: t.schema, name: t.name });
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
@@ -58,11 +57,13 @@ export function computedFieldDefinition(table: QualifiedName, cf: ComputedFieldM
 /**
  * Checks of features that live above the cache (remote schemas: src/remote), run in order on the built cache and
  * reporting inconsistent objects (whose `code`, if set, is the error a write that creates them gets). The
- * composition root (src/extensions.ts) says which run; buildSchemaCache takes them as an argument.
+ * composition root (src/features.ts) says which run; buildSchemaCache takes them as an argument.
  */
-export type CacheCheck = (metadata: Metadata, cache: SchemaCache) => InconsistentObject[];
+export type CacheCheck = (metadata: Metadata, cache: SchemaCache, remoteSchemas: RemoteIntrospections) => InconsistentObject[];
 
-export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog, checks: readonly CacheCheck[]): SchemaCache {
+export function buildSchemaCache(
+  metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, checks: readonly CacheCheck[],
+): SchemaCache {
   const inconsistent: InconsistentObject[] = [];
   const record = (id: string, type: InconsistentObjectType, definition: unknown, reason: string) =>
     inconsistent.push({ reason, type, definition, id });
@@ -156,7 +157,7 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog, checks:
     const info = tables[qualifiedKey(t.table)];
     if (!info) {
       for (const kind of PERM_KINDS) {
-        for (const p of Object.values(t[permKey(kind)])) {
+        for (const p of Object.values(permissionsOf(t, kind))) {
           record(permissionId(t.table, p.role, kind), `${kind}_permission` as InconsistentObjectType,
             { role: p.role, comment: p.comment, permission: p.permission, table: qn(t.table) }, missing(t));
         }
@@ -167,8 +168,8 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog, checks:
       continue;
     }
     for (const kind of PERM_KINDS) {
-      for (const p of Object.values(t[permKey(kind)])) {
-        const def = p.permission as unknown as Record<string, unknown>;
+      for (const p of Object.values(permissionsOf(t, kind))) {
+        const def = p.permission;
         try {
           const resolved = resolvePermission(info, kind, def, tables);
           const rp: RolePermissions = own(info.permissions, p.role) ?? (info.permissions[p.role] = {});
@@ -213,7 +214,7 @@ export function buildSchemaCache(metadata: Metadata, catalog: PgCatalog, checks:
   }
 
   const cache = { tables, functions, roles: [...roles].sort(), inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
-  for (const check of checks) inconsistent.push(...check(metadata, cache));
+  for (const check of checks) inconsistent.push(...check(metadata, cache, remoteSchemas));
   return cache;
 }
 

@@ -1,6 +1,8 @@
 // The schema cache: metadata resolved against the Postgres catalog. Everything the read side (GraphQL schema,
 // SQL compiler, permissions) needs, and nothing it has to look up in raw metadata. Built by build.ts, a pure
-// function of (metadata, catalog); inconsistent objects are collected as data, never thrown.
+// function of (metadata, catalog, remote schemas' introspections); inconsistent objects are collected as data, never
+// thrown.
+import type { GraphQLSchema } from 'graphql';
 import type { QualifiedName } from '../core/names.js';
 import type { ErrorCode } from '../core/errors.js';
 import type { PgColumn, PgTable, PgFunction } from '../catalog/types.js';
@@ -159,3 +161,22 @@ export interface ActionInfo {
   /** Roles with an action permission. */
   roles: string[];
 }
+
+/** A remote schema's introspection: its schema, or why there is none (the remote is then inconsistent). */
+export type Introspected = { ok: true; schema: GraphQLSchema } | { ok: false; reason: string };
+
+/** An introspection with the definition it was made from (a changed definition is introspected again). */
+export interface RemoteIntrospection {
+  /** The definition, as JSON text. */
+  readonly definition: string;
+  readonly result: Introspected;
+}
+
+/**
+ * The remote schemas as this instance introspected them, by name (src/remote/introspections.ts): like the catalog,
+ * read from outside before a state is built and kept with it (EngineState), so that building the cache reads only
+ * its inputs.
+ */
+export type RemoteIntrospections = ReadonlyMap<string, RemoteIntrospection>;
+
+export const NO_REMOTE_SCHEMAS: RemoteIntrospections = new Map();

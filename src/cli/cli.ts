@@ -27,6 +27,7 @@ import { reconcileEventTriggers } from '../triggers/reconcile.js';
 import { recordMigration } from '../metadata/migrations.js';
 import { PROJECT_COMMANDS, PROJECT_USAGE, projectCommand } from '../project/commands.js';
 import { reconcileCronTriggers } from '../scheduled/catalog.js';
+import type { Env } from '../core/env.js';
 
 const USAGE = `engine ${ENGINE_VERSION}: a GraphQL engine over Postgres
 
@@ -47,7 +48,7 @@ ${settingsHelp()}
   --output FILE
       history export: file to write (default: stdout)`;
 
-export async function main(argv: readonly string[], env: Record<string, string | undefined> = process.env): Promise<number> {
+export async function main(argv: readonly string[], env: Env = process.env): Promise<number> {
   if (argv[0] !== undefined && PROJECT_COMMANDS.has(argv[0]) && !argv.includes('--help')) return projectCommand(argv, env);
   let args;
   let config: ServerConfig;

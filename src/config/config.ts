@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { checkAuthConfig, jwtConfigFromJson, type AuthConfig } from '../auth/config.js';
 import { DEFAULT_LOG_TYPES, USER_LOG_TYPES, type UserLogType } from '../core/log.js';
 import { databaseUrlFrom } from './database-url.js';
+import type { Env } from '../core/env.js';
 
 export const APIS = ['graphql', 'metadata', 'pgdump', 'config', 'developer', 'metrics'] as const;
 export type Api = (typeof APIS)[number];
@@ -361,7 +362,7 @@ function setKey(target: Record<string, unknown>, key: string, value: unknown): v
 }
 
 /** The whole configuration from flags (already split) and env. Throws ConfigError. */
-export function configFrom(flags: Map<SettingDef, string>, env: Record<string, string | undefined>): ServerConfig {
+export function configFrom(flags: Map<SettingDef, string>, env: Env): ServerConfig {
   const raw: Record<string, unknown> = {};
   const unused: ServerConfig['unused'] = [];
   for (const def of SETTINGS) {
@@ -413,7 +414,7 @@ function checkAuthModes(c: ServerConfig): void {
 }
 
 /** Parses argv + env in one go (argv holds only setting flags). */
-export function parseConfig(argv: readonly string[], env: Record<string, string | undefined> = process.env): ServerConfig {
+export function parseConfig(argv: readonly string[], env: Env = process.env): ServerConfig {
   return configFrom(splitArgs(argv).flags, env);
 }
 

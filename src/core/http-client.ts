@@ -1,7 +1,10 @@
-// One POST to an action handler over node:http(s) with keep-alive agents: the raw status, headers (in the order
-// received, as the original reports them in `internal`) and body text. HTTP/1.0 handlers that answer without a
-// Content-Length and close the connection are read to the end. A time-out or a network failure rejects with an
-// HttpFailure whose message is the original's http-client exception name (ResponseTimeout, ConnectionFailure...).
+// The engine's one HTTP client: a JSON body POSTed over node:http(s) with keep-alive agents, for action handlers,
+// remote schemas and event deliveries (and scheduled ones). An answer is the raw status, headers (in the order
+// received, as the original reports them in `internal`) and body text; HTTP/1.0 servers that answer without a
+// Content-Length and close the connection are read to the end. The whole exchange must finish within the timeout.
+// A failure rejects with an HttpFailure: what went wrong (kind, the network error's code and message) and, as its
+// message, the original's http-client exception name (ResponseTimeout, ConnectionFailure...); each caller words it
+// as its own interface does.
 import http from 'node:http';
 import https from 'node:https';
 
@@ -9,15 +12,50 @@ export interface HttpAnswer {
   status: number;
   headers: Array<{ name: string; value: string }>;
   body: string;
+  /** The headers as node:http reads them (lower-case names, repeated ones joined; set-cookie a list). */
+  readonly headerMap: http.IncomingHttpHeaders;
 }
 
-export class HttpFailure extends Error {}
+export type FailureKind = 'invalid-url' | 'timeout' | 'network' | 'aborted';
+
+export class HttpFailure extends Error {
+  constructor(
+    readonly kind: FailureKind,
+    message: string,
+    /** The underlying error's message (the URL parser's, the socket's), or the exception name again. */
+    readonly detail: string,
+    /** The network error's code (ECONNREFUSED...), when it has one. */
+    readonly code?: string,
+    /** Set when the connection failed while the answer was being read: what had arrived. */
+    readonly partial?: HttpAnswer,
+  ) {
+    super(message);
+  }
+}
+
+export interface Agents {
+  http: http.Agent;
+  https: https.Agent;
+}
 
 // noDelay: a request is one write (head and body together), its answer must not wait for a delayed ACK (Nagle).
-const agents = {
-  http: new http.Agent({ keepAlive: true, maxSockets: 256, noDelay: true }),
-  https: new https.Agent({ keepAlive: true, maxSockets: 256, noDelay: true }),
-};
+export const makeAgents = (maxSockets: number): Agents => ({
+  http: new http.Agent({ keepAlive: true, maxSockets, noDelay: true }),
+  https: new https.Agent({ keepAlive: true, maxSockets, noDelay: true }),
+});
+
+/** The process's agents for callers that bring none (action handlers, remote schemas). */
+const sharedAgents = makeAgents(256);
+
+export interface PostOptions {
+  timeoutMs: number;
+  /** Keep-alive agents (a delivery worker's own, closed with it); the process's shared ones by default. */
+  agents?: Agents;
+  /** Aborts the exchange (an HttpFailure of kind 'aborted'). */
+  signal?: AbortSignal;
+  /** Keeps at most this many bytes of the body (the rest is read and dropped). */
+  maxBody?: number;
+}
 
 interface Target {
   secure: boolean;
@@ -26,8 +64,8 @@ interface Target {
   options: http.RequestOptions;
 }
 
-// Handler URLs are few and fixed per metadata version: parse each once (URL parsing and node's URL-to-options
-// conversion are a visible share of a sync action's cost).
+// URLs are few and fixed per metadata version: parse each once (URL parsing and node's URL-to-options conversion
+// are a visible share of a sync action's cost). The agents are chosen per call.
 const targets = new Map<string, Target | HttpFailure>();
 const MAX_TARGETS = 1000;
 
@@ -38,22 +76,36 @@ function targetOf(url: string): Target | HttpFailure {
     const u = new URL(url);
     const secure = u.protocol === 'https:';
     t = !secure && u.protocol !== 'http:'
-      ? new HttpFailure(`InvalidUrlException "${url}" "Invalid scheme"`)
+      ? new HttpFailure('invalid-url', `InvalidUrlException "${url}" "Invalid scheme"`, `unsupported protocol ${u.protocol}`)
       : {
         secure,
         host: u.host,
         options: {
           method: 'POST', protocol: u.protocol, hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port || undefined,
-          path: `${u.pathname}${u.search}`, agent: secure ? agents.https : agents.http,
+          path: `${u.pathname}${u.search}`,
           ...(u.username || u.password ? { auth: `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` } : {}),
         },
       };
-  } catch {
-    t = new HttpFailure(`InvalidUrlException "${url}" "Invalid URL"`);
+  } catch (e) {
+    t = new HttpFailure('invalid-url', `InvalidUrlException "${url}" "Invalid URL"`, (e as Error).message);
   }
   if (targets.size >= MAX_TARGETS) targets.clear();
   targets.set(url, t);
   return t;
+}
+
+/** The answer as received; node reads the header map only if a caller asks for it. */
+class Answer implements HttpAnswer {
+  constructor(
+    readonly status: number,
+    readonly headers: HttpAnswer['headers'],
+    readonly body: string,
+    private readonly res: http.IncomingMessage,
+  ) {}
+
+  get headerMap(): http.IncomingHttpHeaders {
+    return this.res.headers;
+  }
 }
 
 /**
@@ -64,51 +116,93 @@ class Exchange {
   done = false;
   timer: NodeJS.Timeout | undefined;
   req: http.ClientRequest | undefined;
+  res: http.IncomingMessage | undefined;
   chunks: Buffer[] = [];
+  size = 0;
+  signal: AbortSignal | undefined;
 
-  constructor(readonly resolve: (a: HttpAnswer) => void, readonly reject: (e: Error) => void) {}
+  constructor(readonly resolve: (a: HttpAnswer) => void, readonly reject: (e: Error) => void, readonly maxBody: number) {}
 
-  fail(message: string): void {
-    if (this.done) return;
-    this.done = true;
-    clearTimeout(this.timer);
-    this.req?.destroy();
-    this.reject(new HttpFailure(message));
+  readonly onAbort = (): void => this.fail(new HttpFailure('aborted', 'RequestAborted', 'aborted'));
+
+  data(c: Buffer): void {
+    if (this.size < this.maxBody) this.chunks.push(c);
+    this.size += c.length;
   }
 
-  end(res: http.IncomingMessage): void {
-    if (this.done) return;
-    this.done = true;
-    clearTimeout(this.timer);
+  answer(): HttpAnswer {
+    const res = this.res!;
     const raw = res.rawHeaders;
     const hs: HttpAnswer['headers'] = [];
     for (let i = 0; i + 1 < raw.length; i += 2) hs.push({ name: raw[i], value: raw[i + 1] });
     const c = this.chunks;
-    this.resolve({ status: res.statusCode ?? 0, headers: hs, body: c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8') });
+    const text = c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
+    return new Answer(res.statusCode ?? 0, hs, this.size > this.maxBody ? text.slice(0, this.maxBody) : text, res);
+  }
+
+  settle(): boolean {
+    if (this.done) return false;
+    this.done = true;
+    clearTimeout(this.timer);
+    this.signal?.removeEventListener('abort', this.onAbort);
+    return true;
+  }
+
+  fail(f: HttpFailure): void {
+    if (!this.settle()) return;
+    this.req?.destroy();
+    this.reject(f);
+  }
+
+  /** The connection failed after the answer's head arrived: a failure that carries what was read. */
+  failReading(e: NodeJS.ErrnoException | undefined): void {
+    const detail = e?.message ?? 'aborted';
+    this.fail(new HttpFailure('network', 'ConnectionFailure', detail, e?.code, this.answer()));
+  }
+
+  end(): void {
+    if (this.settle()) this.resolve(this.answer());
   }
 }
 
-/** `headers`: lower-case names; content-length is added here. */
-export function postJson(url: string, headers: Record<string, string>, body: string, timeoutMs: number): Promise<HttpAnswer> {
+const CONNECTION_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'ECONNRESET']);
+
+/** `headers`: one entry per name, any case (a Host header is added unless given, and Content-Length); `body`: the JSON text. */
+export function postJson(url: string, headers: Record<string, string>, body: string, options: PostOptions): Promise<HttpAnswer> {
   const target = targetOf(url);
   if (target instanceof HttpFailure) return Promise.reject(target);
   // Headers as a flat [name, value, ...] list: node stores it as it is (no per-header setHeader).
   const flat: string[] = [];
-  if (headers.host === undefined) flat.push('host', target.host);
-  for (const k in headers) flat.push(k, headers[k]);
+  let host = false;
+  for (const k in headers) {
+    flat.push(k, headers[k]);
+    if (k.length === 4 && k.toLowerCase() === 'host') host = true;
+  }
+  if (!host) flat.push('host', target.host);
   flat.push('content-length', String(Buffer.byteLength(body)));
+  const agents = options.agents ?? sharedAgents;
   return new Promise((resolve, reject) => {
-    const x = new Exchange(resolve, reject);
-    const req = (target.secure ? https : http).request({ ...target.options, headers: flat as unknown as http.OutgoingHttpHeaders }, (res) => {
-      res.on('data', (c: Buffer) => x.chunks.push(c));
-      res.on('error', () => x.fail('ConnectionFailure'));
-      res.on('end', () => x.end(res));
+    const x = new Exchange(resolve, reject, options.maxBody ?? Infinity);
+    if (options.signal?.aborted) return x.onAbort();
+    const requestOptions: http.RequestOptions = {
+      ...target.options, agent: target.secure ? agents.https : agents.http, headers: flat,
+    };
+    const req = (target.secure ? https : http).request(requestOptions, (res) => {
+      x.res = res;
+      res.on('data', (c: Buffer) => x.data(c));
+      res.on('error', (e: NodeJS.ErrnoException) => x.failReading(e));
+      res.on('aborted', () => x.failReading(undefined));
+      res.on('end', () => x.end());
     });
     x.req = req;
-    // The whole exchange must finish within the action's timeout (the original's response timeout).
-    x.timer = setTimeout(() => x.fail('ResponseTimeout'), timeoutMs);
+    x.timer = setTimeout(() => x.fail(new HttpFailure('timeout', 'ResponseTimeout', 'ResponseTimeout')), options.timeoutMs);
+    if (options.signal) {
+      x.signal = options.signal;
+      options.signal.addEventListener('abort', x.onAbort);
+    }
     req.on('error', (e: NodeJS.ErrnoException) => {
-      x.fail(e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'ECONNRESET' ? `ConnectionFailure ${e.code}` : e.message);
+      const message = e.code !== undefined && CONNECTION_CODES.has(e.code) ? `ConnectionFailure ${e.code}` : e.message;
+      x.fail(new HttpFailure('network', message, e.message, e.code));
     });
     // A string body goes out in the same write as the head.
     req.end(body);

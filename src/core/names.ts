@@ -19,6 +19,12 @@ export const sameName = (a: QualifiedName, b: QualifiedName): boolean => a.schem
 /** How messages print a table: `author` in public, `other.author` elsewhere. */
 export const displayName = (q: QualifiedName): string => (q.schema === 'public' ? q.name : `${q.schema}.${q.name}`);
 
+/** `"name"`: how the original's messages quote a name (its <<>>). */
+export const quote = (s: string): string => `"${s}"`;
+
+/** A table or function as messages quote it: `"author"`, `"other.author"`. */
+export const quoteName = (q: QualifiedName): string => quote(displayName(q));
+
 /** GraphQL base name: `author` in public, `other_author` elsewhere. */
 export const graphqlBaseName = (q: QualifiedName): string => (q.schema === 'public' ? q.name : `${q.schema}_${q.name}`);
 

@@ -8,8 +8,10 @@ interface PgErrorLike {
   hint?: string;
 }
 
-const isPgError = (e: unknown): e is PgErrorLike & Error =>
-  e instanceof Error && typeof (e as { code?: unknown }).code === 'string' && /^[0-9A-Z]{5}$/.test((e as unknown as { code: string }).code);
+function isPgError(e: unknown): e is PgErrorLike & Error {
+  const code = e instanceof Error ? (e as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code);
+}
 
 const CONSTRAINT_PREFIX: Record<string, string> = {
   '23001': 'Can not delete or update due to data being referred. ',

@@ -4,6 +4,7 @@ import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
 import type { Session } from '../auth/session.js';
 import type { ServerConfig } from '../config/config.js';
+import { showInternal } from '../config/internal-errors.js';
 import { prepareOperation } from '../graphql/prepare.js';
 import type { GraphQLResult } from './result.js';
 import { executeGraphQL } from './answer.js';
@@ -37,9 +38,6 @@ const allowlisted = (prepareFn: PrepareFn): PrepareFn => (state, session, reques
 /** The GraphQL front over the role schemas with these extensions. */
 export type Front = (extensions: SchemaExtensions) => PrepareFn;
 const front: Front = (extensions) => (state, session, request, options) => prepareOperation(state, session, request, { ...options, extensions });
-
-const showInternal = (session: Session, config: ServerConfig): boolean =>
-  config.devMode || (session.role === 'admin' && config.adminInternalErrors);
 
 /**
  * The prepare function of a front over some extensions, with the allow-list or without: made once per front,

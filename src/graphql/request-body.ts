@@ -2,6 +2,7 @@
 // `parse-failed` with the original's (aeson-style) messages and paths.
 import { EngineError } from '../core/errors.js';
 import { formatPath, type PathSegment } from '../core/json-path.js';
+import { jsonKind } from '../core/json-kind.js';
 
 export interface GraphQLRequest {
   query: string;
@@ -9,23 +10,19 @@ export interface GraphQLRequest {
   variables: Record<string, unknown> | null;
 }
 
-const kindOf = (v: unknown): string =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number'
-    : typeof v === 'boolean' ? 'Boolean' : 'Object';
-
 const fail = (path: PathSegment[], message: string): EngineError => new EngineError('parse-failed', message, { path: formatPath(path) });
 
 /** One request object (at `base` inside a batch). */
 export function parseRequest(v: unknown, base: PathSegment[] = []): GraphQLRequest {
-  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw fail(base, `expected Object, encountered ${kindOf(v)}`);
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw fail(base, `expected Object, encountered ${jsonKind(v)}`);
   const o = v as Record<string, unknown>;
   if (!('query' in o)) throw fail(base, 'key "query" not found');
-  if (typeof o.query !== 'string') throw fail([...base, 'query'], `expected String, encountered ${kindOf(o.query)}`);
+  if (typeof o.query !== 'string') throw fail([...base, 'query'], `expected String, encountered ${jsonKind(o.query)}`);
   const name = o.operationName;
-  if (name !== undefined && name !== null && typeof name !== 'string') throw fail([...base, 'operationName'], `expected String, encountered ${kindOf(name)}`);
+  if (name !== undefined && name !== null && typeof name !== 'string') throw fail([...base, 'operationName'], `expected String, encountered ${jsonKind(name)}`);
   const vars = o.variables;
   if (vars !== undefined && vars !== null && (typeof vars !== 'object' || Array.isArray(vars)))
-    throw fail([...base, 'variables'], `expected HashMap ~Text v, encountered ${kindOf(vars)}`);
+    throw fail([...base, 'variables'], `expected HashMap ~Text v, encountered ${jsonKind(vars)}`);
   return { query: o.query, operationName: (name as string | null | undefined) ?? null, variables: (vars as Record<string, unknown> | null | undefined) ?? null };
 }
 

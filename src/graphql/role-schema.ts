@@ -25,7 +25,7 @@ export interface RoleSchema {
 
 /**
  * What features above the schema cache add to every role's schema, in order: root fields (actions: src/actions) and
- * whole-schema extensions applied last (remote schemas: src/remote). The composition root (src/extensions.ts) builds
+ * whole-schema extensions applied last (remote schemas: src/remote). The composition root (src/features.ts) builds
  * it and passes it down to every caller of roleSchema; nothing registers itself at module load.
  */
 export interface SchemaExtensions {

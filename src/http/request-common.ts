@@ -1,5 +1,6 @@
-// What every request gets, whichever way it is served (the koa app in ./app.ts or the fast path in ./fast-path.ts):
-// request ids, the stray-error body, gzip and min-metadata-version decisions (request log line: ./request-log.ts; CORS: ./cors.ts).
+// What every request gets, whichever way it is served (a route the pipeline calls directly, ./pipeline.ts, or the
+// koa app, ./app.ts): request ids, the stray-error body, gzip and min-metadata-version decisions (request log line:
+// ./request-log.ts; CORS: ./cors.ts).
 import { randomUUID } from 'node:crypto';
 import { EngineError, isEngineError } from '../core/errors.js';
 import { log } from '../core/log.js';

@@ -2,7 +2,6 @@
 import type { IncomingMessage } from 'node:http';
 import { resolveSession } from '../auth/resolve.js';
 import { headerValue, type Session } from '../auth/session.js';
-import type { ServerConfig } from '../config/config.js';
 import type { Runtime } from './runtime.js';
 import { awaitMinVersion } from './request-common.js';
 
@@ -33,7 +32,3 @@ export function headersAsSent(raw: string[]): Record<string, string> {
   for (let i = 0; i + 1 < raw.length; i += 2) out[raw[i]] = raw[i + 1];
   return out;
 }
-
-/** Whether error bodies for this session may carry `internal`. */
-export const showInternal = (session: Session | null, config: ServerConfig): boolean =>
-  config.devMode || (session?.role === 'admin' && config.adminInternalErrors);

@@ -8,7 +8,7 @@ import { formatPath, type PathSegment } from '../core/json-path.js';
 import type { PgCatalog } from '../catalog/types.js';
 import { introspectCatalog } from '../catalog/introspect.js';
 import type { EngineState } from '../cache/state.js';
-import type { SchemaCache } from '../cache/types.js';
+import type { RemoteIntrospections, SchemaCache } from '../cache/types.js';
 import { buildSchemaCache, publicInconsistencies, type CacheCheck } from '../cache/build.js';
 import { decideRunSql, shouldCheckMetadata } from '../../events/decide/sql.js';
 import { enumTables, type Metadata } from '../../projections/metadata.js';
@@ -21,6 +21,7 @@ import { accessOf, operationOf, type Check, type Decision, type Operation, type 
 import { Dml } from './dml/context.js';
 import { TriggerSync } from '../triggers/reconcile.js';
 import { reconcileCronTriggers } from '../scheduled/catalog.js';
+import { jsonKind } from '../core/json-kind.js';
 
 export interface MetadataRequestContext {
   /** A connection with an open transaction (BEGIN done by the caller; caller commits/rolls back). */
@@ -59,9 +60,6 @@ interface Envelope {
   args: unknown;
   version: 1 | 2;
 }
-
-const jsonKind = (v: unknown) =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'object' ? 'Object' : typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : 'Boolean';
 
 function parseEnvelope(body: unknown, base: PathSegment[]): Envelope {
   if (typeof body !== 'object' || body === null || Array.isArray(body)) {
@@ -113,6 +111,8 @@ class Run {
   readonly events: Event[] = [];
   private metadata: Metadata;
   private catalog: PgCatalog;
+  /** The remote schemas as introspected so far: what this request introspects is kept only if it commits. */
+  private remoteSchemas: RemoteIntrospections;
   private cache: SchemaCache;
   private catalogFresh = false;
   /** Capture triggers follow the metadata before any data changes in this transaction (Note [Capture in step]). */
@@ -122,11 +122,14 @@ class Run {
     this.triggers = new TriggerSync(ctx.client, ctx.state.metadata);
     this.metadata = ctx.state.metadata;
     this.catalog = ctx.state.catalog;
+    this.remoteSchemas = ctx.state.remoteSchemas;
     this.cache = ctx.state.cache;
   }
 
   state(): EngineState {
-    return { seq: this.ctx.state.seq + this.events.length, metadata: this.metadata, catalog: this.catalog, cache: this.cache };
+    return {
+      seq: this.ctx.state.seq + this.events.length, metadata: this.metadata, catalog: this.catalog, remoteSchemas: this.remoteSchemas, cache: this.cache,
+    };
   }
 
   /** Runs one query object; errors carry paths prefixed by `base` (the bulk element). */
@@ -180,7 +183,7 @@ class Run {
     await this.freshCatalog();
     const inconsistent = this.cache.inconsistent.flatMap((o) => (o.id ? [o.id] : []));
     const events = d.decide({ metadata: this.metadata, catalog: this.catalog, inconsistent });
-    await d.io(process.env, this.metadata);
+    this.remoteSchemas = await d.io(process.env, { metadata: this.metadata, remoteSchemas: this.remoteSchemas });
     if (d.catalog === 'reload') this.catalog = await introspectCatalog(this.ctx.client);
     await this.apply(events, d.check, d.enums);
     return SUCCESS;
@@ -250,7 +253,7 @@ class Run {
     let metadata = this.metadata;
     for (const e of events) metadata = evolve(metadata, e);
     const catalog = await withEnumValues(this.ctx.client, enumTables(metadata), this.catalog, enums, this.catalog);
-    const cache = buildSchemaCache(metadata, catalog, this.ctx.cacheChecks);
+    const cache = buildSchemaCache(metadata, catalog, this.remoteSchemas, this.ctx.cacheChecks);
     enforce(check, before, cache);
     this.metadata = metadata;
     this.catalog = catalog;

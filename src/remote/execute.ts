@@ -15,7 +15,7 @@ import type { Answer, RemoteContext } from '../execute/features.js';
 import { pickOperation } from '../graphql/request/operation.js';
 import type { RemoteSchemaMeta } from '../../events/remote-schemas.js';
 import { remoteHeaders } from './headers.js';
-import { postRemote, type RemoteReply } from './http.js';
+import { postToRemote, type RemoteReply } from './http.js';
 import { resolveRemote } from './introspect.js';
 import { objectMembers } from './json-members.js';
 import { pickVariables, rootOwners, splitOperation, type Owner, type Part } from './split.js';
@@ -67,7 +67,7 @@ function computeRoute(ctx: RemoteContext, req: GraphQLRequest, remote: NonNullab
   const split = splitOperation({
     doc, op, rootName, owner, variables: null,
     remoteRoot: (name) => {
-      const r = introspected(remoteOf(remotes, name));
+      const r = introspected(ctx.state.remoteSchemas, remoteOf(remotes, name));
       const t = r.ok ? (op.operation === 'mutation' ? r.schema.getMutationType() : r.schema.getQueryType()) : null;
       return t?.name ?? rootName;
     },
@@ -112,7 +112,7 @@ const errorBody = (ctx: RemoteContext, e: unknown): string => `{"errors":[${erro
 async function post(ctx: RemoteContext, rs: RemoteSchemaMeta, body: string): Promise<RemoteReply> {
   const r = resolveRemote(rs.definition, process.env);
   const headers = remoteHeaders({ configured: r.headers, session: ctx.session.variables, client: r.forwardClientHeaders ? ctx.headers : null });
-  const reply = await postRemote(r.url, headers, body, r.timeoutSeconds);
+  const reply = await postToRemote(r.url, headers, body, r.timeoutSeconds);
   ctx.setCookie.push(...reply.setCookie);
   return reply;
 }

@@ -1,9 +1,8 @@
-// POSTs a GraphQL body to a remote schema's URL (keep-alive agents: a remote answers every forwarded request).
-// A failure is the original's 500 `unexpected` named after the HTTP client's exception (ResponseTimeout when
-// timeout_seconds pass without an answer).
-import http from 'node:http';
-import https from 'node:https';
+// POSTs a GraphQL body to a remote schema's URL through the engine's HTTP client (src/core/http-client.ts). A failure
+// is the original's 500 `unexpected` named after the HTTP client's exception (ResponseTimeout when timeout_seconds
+// pass without an answer, ConnectionFailure with the network error's code).
 import { EngineError } from '../core/errors.js';
+import { HttpFailure, postJson } from '../core/http-client.js';
 
 export interface RemoteReply {
   status: number;
@@ -12,41 +11,21 @@ export interface RemoteReply {
   setCookie: string[];
 }
 
-// noDelay: the head and the body are separate writes; Nagle would hold the body back for a delayed ACK (~40 ms).
-const agents = { http: new http.Agent({ keepAlive: true, noDelay: true }), https: new https.Agent({ keepAlive: true, noDelay: true }) };
-
 const failure = (message: string) => new EngineError('unexpected', message, { status: 500 });
 
-export function postRemote(url: string, headers: Record<string, string>, body: string, timeoutSeconds: number): Promise<RemoteReply> {
-  return new Promise((resolve, reject) => {
-    const u = new URL(url);
-    const secure = u.protocol === 'https:';
-    const req = (secure ? https : http).request(u, {
-      method: 'POST',
-      agent: secure ? agents.https : agents.http,
-      headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
-    });
-    const timer = setTimeout(() => {
-      req.destroy();
-      reject(failure('ResponseTimeout'));
-    }, timeoutSeconds * 1000);
-    req.on('response', (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        clearTimeout(timer);
-        const sc = res.headers['set-cookie'];
-        resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), setCookie: sc ?? [] });
-      });
-      res.on('error', (e) => {
-        clearTimeout(timer);
-        reject(failure(`ConnectionFailure ${e.message}`));
-      });
-    });
-    req.on('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(timer);
-      reject(failure(`ConnectionFailure ${e.code ?? e.message}`));
-    });
-    req.end(body);
-  });
+function failureOf(f: HttpFailure): EngineError {
+  if (f.kind === 'timeout') return failure('ResponseTimeout');
+  // While the answer was read: the socket's message; before: its code when it has one.
+  return failure(`ConnectionFailure ${f.partial ? f.detail : (f.code ?? f.detail)}`);
+}
+
+export async function postToRemote(url: string, headers: Record<string, string>, body: string, timeoutSeconds: number): Promise<RemoteReply> {
+  try {
+    const answer = await postJson(url, headers, body, { timeoutMs: timeoutSeconds * 1000 });
+    const setCookie: string[] = [];
+    for (const h of answer.headers) if (h.name.toLowerCase() === 'set-cookie') setCookie.push(h.value);
+    return { status: answer.status, body: answer.body, setCookie };
+  } catch (e) {
+    throw e instanceof HttpFailure ? failureOf(e) : e;
+  }
 }

@@ -3,6 +3,7 @@
 import { buildClientSchema, getIntrospectionQuery, type GraphQLSchema, type IntrospectionQuery } from 'graphql';
 import { EngineError } from '../core/errors.js';
 import { introspectionError } from './validate.js';
+import type { Env } from '../core/env.js';
 
 export interface RemoteSchemaDefinition {
   url?: string;
@@ -11,8 +12,6 @@ export interface RemoteSchemaDefinition {
   forward_client_headers?: boolean;
   headers?: Array<{ name: string; value: string } | { name: string; value_from_env: string }>;
 }
-
-type Env = Record<string, string | undefined>;
 
 const envNotSet = (v: string) => `environment variable '${v}' not set`;
 

@@ -42,7 +42,7 @@ export function structure(t: GraphQLNamedType): string {
       return undefined;
     },
     leave(node) {
-      const n = node as unknown as Record<string, unknown>;
+      const n: Readonly<Record<string, unknown>> = { ...node };
       let changed: Record<string, unknown> | null = null;
       for (const key of ['fields', 'arguments', 'values', 'interfaces', 'types']) {
         const v = n[key];

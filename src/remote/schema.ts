@@ -1,7 +1,7 @@
 // Remote schemas in the schema cache and in every role's schema (v1.3 has no remote-schema permissions: every role
 // sees every remote field). The cache check reports remotes that could not be introspected or that conflict with
 // the tables' schema (remote-schema-conflicts) or with an earlier remote; the others are merged, in metadata order.
-// Both halves are wired in by the composition root (src/extensions.ts): remoteSchemaCheck among the cache checks,
+// Both halves are wired in by the composition root (src/features.ts): remoteSchemaCheck among the cache checks,
 // withRemoteSchemas among the role schemas' extensions; the second merges what the first kept for that cache.
 import type { GraphQLSchema } from 'graphql';
 import type { CacheCheck } from '../cache/build.js';
@@ -20,7 +20,7 @@ const mergedRemotes = new WeakMap<SchemaCache, Array<{ name: string; schema: Gra
  * The cache check of remote schemas: each is checked against admin's schema built with `before` (the tables' fields
  * and those of the features that come before remote schemas: actions), then against the remotes before it.
  */
-export const remoteSchemaCheck = (before: SchemaExtensions): CacheCheck => (metadata, cache) => {
+export const remoteSchemaCheck = (before: SchemaExtensions): CacheCheck => (metadata, cache, introspections) => {
   const remotes = metadata.remote_schemas;
   if (remotes.length === 0) return [];
   const out: InconsistentObject[] = [];
@@ -28,7 +28,7 @@ export const remoteSchemaCheck = (before: SchemaExtensions): CacheCheck => (meta
   const base = buildRoleSchema(cache, 'admin', before).schema;
   let current = base;
   for (const rs of remotes) {
-    const r = introspected(rs);
+    const r = introspected(introspections, rs);
     const inconsistent = (reason: string, extra: Partial<InconsistentObject> = {}) =>
       out.push({ type: 'remote_schema', definition: rs, reason, id: remoteSchemaId(rs.name), ...extra } as InconsistentObject);
     if (!r.ok) {

@@ -2,6 +2,7 @@
 // the JSON shape (aeson-style "Error in $.types[1]...: parsing Text failed" for the fields the original reads) and
 // the interface and union rules graphql-js's buildClientSchema does not check (or words differently).
 import type { IntrospectionQuery } from 'graphql';
+import { jsonKind } from '../core/json-kind.js';
 
 type Json = Record<string, unknown>;
 
@@ -33,30 +34,26 @@ interface FullType {
 
 class ShapeError extends Error {}
 
-const kindOf = (v: unknown): string =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'object' ? 'Object' : typeof v === 'string' ? 'String'
-    : typeof v === 'number' ? 'Number' : 'Boolean';
-
 const fail = (path: string, message: string): never => {
   throw new ShapeError(`Error in ${path}: ${message}`);
 };
 
 function obj(v: unknown, path: string): Json {
-  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, `parsing Object failed, expected Object, but encountered ${kindOf(v)}`);
+  if (typeof v !== 'object' || v === null || Array.isArray(v)) fail(path, `parsing Object failed, expected Object, but encountered ${jsonKind(v)}`);
   return v as Json;
 }
 
 function text(o: Json, key: string, path: string): string {
   if (!(key in o)) fail(path, `key "${key}" not found`);
   const v = o[key];
-  if (typeof v !== 'string') fail(`${path}.${key}`, `parsing Text failed, expected String, but encountered ${kindOf(v)}`);
+  if (typeof v !== 'string') fail(`${path}.${key}`, `parsing Text failed, expected String, but encountered ${jsonKind(v)}`);
   return v as string;
 }
 
 function list(o: Json, key: string, path: string, optional: boolean): unknown[] | null {
   const v = o[key];
   if ((v === undefined || v === null) && optional) return null;
-  if (!Array.isArray(v)) fail(`${path}.${key}`, `parsing [] failed, expected Array, but encountered ${kindOf(v)}`);
+  if (!Array.isArray(v)) fail(`${path}.${key}`, `parsing [] failed, expected Array, but encountered ${jsonKind(v)}`);
   return v as unknown[];
 }
 
@@ -168,7 +165,7 @@ export function introspectionError(data: IntrospectionQuery): string | null {
   let types: FullType[];
   try {
     if (!('__schema' in data)) fail('$', 'key "__schema" not found');
-    types = readTypes((data as unknown as Json).__schema);
+    types = readTypes(data.__schema);
   } catch (e) {
     if (e instanceof ShapeError) return e.message;
     throw e;

@@ -9,7 +9,8 @@ import { log } from '../core/log.js';
 import type { Metadata } from '../../projections/metadata.js';
 import type { CronTriggerMeta } from '../../events/cron-triggers.js';
 import { cronTriggers } from '../../events/types.js';
-import { makeAgents, postJson, type Agents } from '../triggers/webhook.js';
+import { makeAgents, type Agents } from '../core/http-client.js';
+import { deliverWebhook } from '../triggers/webhook.js';
 import { Beacon } from '../triggers/beacon.js';
 import { BatchedStore } from '../triggers/batched-store.js';
 import { Waker } from '../triggers/wake.js';
@@ -246,7 +247,7 @@ export class ScheduledWorker {
     const env = this.o.env ?? process.env;
     try {
       const headers = [{ name: 'User-Agent', value: this.o.userAgent }, ...headerValues(d.headers, env)];
-      return await postJson(webhookUrl(d.webhook, env), JSON.stringify(d.body), headers, d.retry.timeout_seconds * 1000, this.agents, signal);
+      return await deliverWebhook(webhookUrl(d.webhook, env), JSON.stringify(d.body), headers, d.retry.timeout_seconds * 1000, this.agents, signal);
     } catch (err) {
       return { kind: 'client_error', message: (err as Error).message };
     }

@@ -1,7 +1,7 @@
 // An action's output with relationships to tables → ONE statement: the handler's objects come in as one json
 // parameter (ACTION_RESPONSE, always an array), each becomes a row whose fields are json columns (plus typed
 // copies of the fields a relationship maps), and the relationships are the usual lateral selects with the caller's
-// permission filters and limits. Outputs without relationships never reach SQL (src/actions/output.ts).
+// permission filters and limits. Outputs without relationships never reach SQL (src/actions/execute.ts).
 import type { ActionOutputIR, ActionRootIR } from '../ir/action.js';
 import type { FieldIR, PgTypeRef } from '../ir/types.js';
 import type { RelationshipInfo } from '../cache/types.js';

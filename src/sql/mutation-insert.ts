@@ -4,7 +4,7 @@
 // may affect zero rows (upserts) guard the reads with the original's error. Checks run in RETURNING, per row.
 // Note [Visibility]: CTEs of one statement share a snapshot; nested rows are visible to the parent only through
 // these reads, and the returning selection of a nested insert runs as a second statement (mutation-statement.ts).
-import { displayName, type QualifiedName } from '../core/names.js';
+import { quoteName, type QualifiedName } from '../core/names.js';
 import type { InsertIR, InsertRowIR } from '../ir/mutation.js';
 import { ident, join, raw, sql, type SQL } from './builder.js';
 import { compileBoolExp } from './boolexp.js';
@@ -18,8 +18,6 @@ interface Link {
   mayBeEmpty: boolean;
   parentTable: QualifiedName;
 }
-
-const quotedName = (q: QualifiedName): string => `"${displayName(q)}"`;
 
 /** The value of `column` of the single row of `cte`, failing with `message` when the CTE may be empty and is. */
 function keyOf(cte: string, column: string, mayBeEmpty: boolean, message: string): SQL {
@@ -71,11 +69,11 @@ function rowValues(st: MutationStatement, row: InsertRowIR, link: Link | null): 
   for (const [c, v] of row.values) out.set(c, columnValue(v));
   for (const { relationship, insert } of row.objectRelationships) {
     const [remote] = compileInsert(st, insert, null);
-    const message = `cannot proceed to insert object relation "${relationship.name}" since insert to table ${quotedName(insert.table)} affects zero rows`;
+    const message = `cannot proceed to insert object relation "${relationship.name}" since insert to table ${quoteName(insert.table)} affects zero rows`;
     for (const [local, remoteCol] of relationship.mapping) out.set(local, keyOf(remote, remoteCol, insert.onConflict !== null, message));
   }
   if (link) {
-    const message = `cannot proceed to insert array relations since insert to table ${quotedName(link.parentTable)} affects zero rows`;
+    const message = `cannot proceed to insert array relations since insert to table ${quoteName(link.parentTable)} affects zero rows`;
     for (const [parentCol, childCol] of link.mapping) out.set(childCol, keyOf(link.parent, parentCol, link.mayBeEmpty, message));
   }
   return out;

@@ -10,6 +10,7 @@ import type pg from 'pg';
 import type { Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
 import type { ServerConfig } from '../config/config.js';
+import { showInternal } from '../config/internal-errors.js';
 import { EngineError, graphqlErrorObject, isEngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { graphqlExecuteContext } from '../execute/graphql.js';
@@ -67,9 +68,6 @@ export interface ClientInput {
 export interface Stoppable {
   stop(): void;
 }
-
-const showInternal = (session: Session, config: ServerConfig): boolean =>
-  config.devMode || (session.role === 'admin' && config.adminInternalErrors);
 
 /** An error object as the endpoint encodes it: `{message, extensions}`, or `{path, error, code}` on /v1alpha1. */
 export function errorObject(ws: WsServerContext, endpoint: Endpoint, session: Session | null, err: EngineError): Record<string, unknown> {

@@ -5,7 +5,7 @@ import { latestSnapshot, readFrom } from '../../events/log.js';
 import type { Metadata } from '../../projections/metadata.js';
 import type { Projector } from './projector.js';
 
-/** Full load: snapshot, events after it, one catalog read, one cache build. */
+/** Full load: snapshot, events after it, one catalog read, the remote schemas introspected, one cache build. */
 export async function loadState(client: pg.ClientBase, projector: Projector): Promise<EngineState> {
   const snapshot = await latestSnapshot(client);
   const base = snapshot ? (snapshot.metadata as Metadata) : projector.emptyMetadata();
@@ -14,7 +14,7 @@ export async function loadState(client: pg.ClientBase, projector: Projector): Pr
   const metadata = events.length ? projector.fold(base, events) : base;
   const seq = events.length ? events[events.length - 1].seq : baseSeq;
   const catalog = await projector.catalogFor(client, metadata, events, null);
-  return projector.buildState(seq, metadata, catalog);
+  return projector.buildState(seq, metadata, catalog, await projector.remoteSchemasFor(metadata, events, null));
 }
 
 /** State after the events that follow `state.seq` (the same state object when there are none). */
@@ -23,5 +23,6 @@ export async function catchUp(client: pg.ClientBase, state: EngineState, project
   if (events.length === 0) return state;
   const metadata = projector.fold(state.metadata, events);
   const catalog = await projector.catalogFor(client, metadata, events, state.catalog);
-  return projector.buildState(events[events.length - 1].seq, metadata, catalog);
+  const remoteSchemas = await projector.remoteSchemasFor(metadata, events, state.remoteSchemas);
+  return projector.buildState(events[events.length - 1].seq, metadata, catalog, remoteSchemas);
 }

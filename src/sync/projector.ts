@@ -1,25 +1,36 @@
 // The one place where the sync side meets the write side's pure functions: fold events into metadata, refresh
-// the catalog when the events changed Postgres (or enum rows must be read), build the EngineState.
+// the catalog when the events changed Postgres (or enum rows must be read) and the remote schemas' introspections
+// when the events ask for it, build the EngineState from them.
 import type pg from 'pg';
 import type { PgCatalog } from '../catalog/types.js';
 import { buildState, type EngineState } from '../cache/state.js';
 import type { CacheCheck } from '../cache/build.js';
+import type { RemoteIntrospections } from '../cache/types.js';
 import { qualifiedKey } from '../core/names.js';
 import { introspectWithEnums, withEnumValues } from '../catalog/enum-values.js';
 import type { LoggedEvent } from '../../events/log.js';
 import { CATALOG_EFFECT, own } from '../../events/types.js';
 import { emptyMetadata, enumTables, type Metadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
-import { ensureIntrospected } from '../remote/introspections.js';
 
 export interface Projector {
   emptyMetadata(): Metadata;
   fold(metadata: Metadata, events: readonly LoggedEvent[]): Metadata;
   /** The catalog for `metadata` after `events`: re-read when needed (or when there is none yet), else `previous`. */
   catalogFor(client: pg.ClientBase, metadata: Metadata, events: readonly LoggedEvent[], previous: PgCatalog | null): Promise<PgCatalog>;
-  buildState(seq: number, metadata: Metadata, catalog: PgCatalog): EngineState;
+  /** The remote schemas' introspections for `metadata` after `events` (none yet at start-up: `previous` null). */
+  remoteSchemasFor(metadata: Metadata, events: readonly LoggedEvent[], previous: RemoteIntrospections | null): Promise<RemoteIntrospections>;
+  buildState(seq: number, metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections): EngineState;
   /** The features' checks that every schema cache of this engine runs (the write path rebuilds caches with them). */
   readonly cacheChecks: readonly CacheCheck[];
+}
+
+/** What the features give the projector (src/features.ts). */
+export interface ProjectorFeatures {
+  /** Run on every schema cache built. */
+  readonly cacheChecks: readonly CacheCheck[];
+  /** Introspects the remote schemas a state after these events needs introspected (src/remote); keeps the others. */
+  remoteSchemasAfter(metadata: Metadata, events: readonly LoggedEvent[], previous: RemoteIntrospections | null): Promise<RemoteIntrospections>;
 }
 
 // Note [Catch-up without introspection]
@@ -47,19 +58,15 @@ function changedEnums(events: readonly LoggedEvent[]): string[] {
   return keys;
 }
 
-/** The projector of an engine whose schema caches run `cacheChecks` (the composition root's: src/features.ts). */
-export const createProjector = (cacheChecks: readonly CacheCheck[]): Projector => ({
+/** The projector of an engine with these features (the composition root's: src/features.ts). */
+export const createProjector = (features: ProjectorFeatures): Projector => ({
   emptyMetadata,
   fold: (metadata, events) => fold(metadata, events),
   async catalogFor(client, metadata, events, previous) {
-    // Remote schemas are introspected at start-up, on reload_metadata with reload_remote_schemas and on
-    // reload_remote_schema (then kept), whichever instance ran it.
-    const all = previous === null || events.some((e) => e.type === 'metadata_reloaded' && e.data.reload_remote_schemas);
-    const named = new Set(events.flatMap((e) => (e.type === 'remote_schema_reloaded' ? [e.data.name] : [])));
-    await ensureIntrospected(metadata.remote_schemas, all || named);
     if (previous === null || needsCatalog(events, previous)) return introspectWithEnums(client, enumTables(metadata));
     return withEnumValues(client, enumTables(metadata), previous, changedEnums(events), previous);
   },
-  buildState: (seq, metadata, catalog) => buildState(seq, metadata, catalog, cacheChecks),
-  cacheChecks,
+  remoteSchemasFor: (metadata, events, previous) => features.remoteSchemasAfter(metadata, events, previous),
+  buildState: (seq, metadata, catalog, remoteSchemas) => buildState(seq, metadata, catalog, remoteSchemas, features.cacheChecks),
+  cacheChecks: features.cacheChecks,
 });

@@ -3,6 +3,7 @@
 import type { EventTriggerConf } from '../../events/event-triggers.js';
 import { DEFAULT_RETRY_CONF } from '../../events/event-triggers.js';
 import type { QualifiedName } from '../core/names.js';
+import type { Env } from '../core/env.js';
 
 /** An event as claimed from event_log. */
 export interface ClaimedEvent {
@@ -35,7 +36,6 @@ export function webhookBody(e: ClaimedEvent, conf: EventTriggerConf): WebhookBod
   };
 }
 
-export type Env = Record<string, string | undefined>;
 
 /** The webhook URL: `webhook` with `{{VAR}}` templates filled from the environment, or `webhook_from_env`. */
 export function webhookUrl(conf: EventTriggerConf, env: Env): string {

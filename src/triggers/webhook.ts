@@ -1,78 +1,48 @@
-// One webhook POST with a deadline: the response (status, body capped, headers), or a client error (connection
-// refused, timeout, abort) that the invocation log records with status 1000.
-import http from 'node:http';
-import https from 'node:https';
+// One webhook delivery (event triggers; scheduled triggers too): the JSON body POSTed with the configured headers and
+// a deadline, through the engine's HTTP client (src/core/http-client.ts). The outcome is the response (status, body
+// capped at 64 KiB, headers), or a client error (connection refused, timeout, abort) that the invocation log records
+// with status 1000. Never rejects.
+import { HttpFailure, postJson, type Agents, type HttpAnswer } from '../core/http-client.js';
 import type { Outcome } from './payload.js';
 
 const MAX_BODY = 64 * 1024;
 
-export interface Agents {
-  http: http.Agent;
-  https: https.Agent;
-}
-
-export const makeAgents = (maxSockets: number): Agents => ({
-  http: new http.Agent({ keepAlive: true, maxSockets }),
-  https: new https.Agent({ keepAlive: true, maxSockets }),
+const response = (a: HttpAnswer): Outcome => ({
+  kind: 'response',
+  status: a.status,
+  body: a.body,
+  headers: Object.entries(a.headerMap).flatMap(([name, v]) => (Array.isArray(v) ? v.map((value) => ({ name, value })) : v === undefined ? [] : [{ name, value: v }])),
 });
 
-export function postJson(
+function clientError(f: HttpFailure, timeoutMs: number): Outcome {
+  // A webhook that answers and then drops the connection still answered.
+  if (f.partial) return response(f.partial);
+  switch (f.kind) {
+    case 'timeout': return { kind: 'client_error', message: `ResponseTimeout: no response within ${timeoutMs} ms` };
+    case 'aborted': return { kind: 'client_error', message: 'delivery aborted: the engine is shutting down' };
+    case 'invalid-url': return { kind: 'client_error', message: `invalid webhook url: ${f.detail}` };
+    case 'network': return { kind: 'client_error', message: f.detail };
+  }
+}
+
+/**
+ * POSTs `body` (JSON text) to `url` with `headers` (in order; a later one of the same name wins), within `timeoutMs`,
+ * on the worker's `agents`; `signal` aborts it (shutdown).
+ */
+export async function deliverWebhook(
   url: string,
   body: string,
-  headers: Array<{ name: string; value: string }>,
+  headers: ReadonlyArray<{ name: string; value: string }>,
   timeoutMs: number,
   agents: Agents,
   signal?: AbortSignal,
 ): Promise<Outcome> {
-  return new Promise((resolve) => {
-    let done = false;
-    const finish = (o: Outcome) => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      resolve(o);
-    };
-    let target: URL;
-    try {
-      target = new URL(url);
-      if (target.protocol !== 'http:' && target.protocol !== 'https:') throw new Error(`unsupported protocol ${target.protocol}`);
-    } catch (e) {
-      resolve({ kind: 'client_error', message: `invalid webhook url: ${(e as Error).message}` });
-      return;
-    }
-    const h: Record<string, string> = { 'Content-Type': 'application/json', 'Content-Length': String(Buffer.byteLength(body)) };
-    for (const x of headers) h[x.name] = x.value;
-    const lib = target.protocol === 'https:' ? https : http;
-    const req = lib.request(target, { method: 'POST', headers: h, agent: target.protocol === 'https:' ? agents.https : agents.http }, (res) => {
-      const chunks: Buffer[] = [];
-      let size = 0;
-      res.on('data', (c: Buffer) => {
-        if (size < MAX_BODY) chunks.push(c);
-        size += c.length;
-      });
-      const respond = () =>
-        finish({
-          kind: 'response',
-          status: res.statusCode ?? 500,
-          body: Buffer.concat(chunks).toString('utf8').slice(0, MAX_BODY),
-          headers: Object.entries(res.headers).flatMap(([name, v]) => (Array.isArray(v) ? v.map((value) => ({ name, value })) : v === undefined ? [] : [{ name, value: v }])),
-        });
-      res.on('end', respond);
-      // A webhook that answers and then drops the connection still answered.
-      res.on('aborted', respond);
-      res.on('error', respond);
-    });
-    const timer = setTimeout(() => {
-      req.destroy();
-      finish({ kind: 'client_error', message: `ResponseTimeout: no response within ${timeoutMs} ms` });
-    }, timeoutMs);
-    const onAbort = () => {
-      req.destroy();
-      finish({ kind: 'client_error', message: 'delivery aborted: the engine is shutting down' });
-    };
-    signal?.addEventListener('abort', onAbort);
-    req.on('error', (e) => finish({ kind: 'client_error', message: e.message }));
-    req.end(body);
-  });
+  const byName = new Map<string, [string, string]>([['content-type', ['Content-Type', 'application/json']]]);
+  for (const h of headers) byName.set(h.name.toLowerCase(), [h.name, h.value]);
+  try {
+    return response(await postJson(url, Object.fromEntries(byName.values()), body, { timeoutMs, agents, signal, maxBody: MAX_BODY }));
+  } catch (e) {
+    if (e instanceof HttpFailure) return clientError(e, timeoutMs);
+    return { kind: 'client_error', message: (e as Error).message };
+  }
 }

@@ -9,16 +9,18 @@ import type { Metadata } from '../../projections/metadata.js';
 import { eventTriggers } from '../../events/types.js';
 import { EVENTS_CHANNEL } from './capture.js';
 import { logDelivery, wantsDeliveryLog } from './delivery-log.js';
-import { makeAgents, postJson, type Agents } from './webhook.js';
+import { makeAgents, type Agents } from '../core/http-client.js';
+import { deliverWebhook } from './webhook.js';
 import { Beacon } from './beacon.js';
 import { BatchedStore } from './batched-store.js';
 import { Waker } from './wake.js';
 import { drainInFlight } from './in-flight.js';
 import {
   configuredHeaders, decide, invocationRequest, invocationResponse, loggedHeaders, outcomeStatus, timeoutMs, webhookBody, webhookUrl,
-  type ClaimedEvent, type Env, type Outcome, type TriggerIndex,
+  type ClaimedEvent, type Outcome, type TriggerIndex,
 } from './payload.js';
 import { BEACON_PREFIX, claimEvents, heartbeat, releaseEvents, storeResults, type AttemptResult } from './store.js';
+import type { Env } from '../core/env.js';
 
 export interface WorkerOptions {
   pool: pg.Pool;
@@ -159,7 +161,7 @@ export class EventWorker {
     try {
       headers = [{ name: 'User-Agent', value: this.o.userAgent }, ...configuredHeaders(t.conf, this.o.env ?? process.env)];
       const url = webhookUrl(t.conf, this.o.env ?? process.env);
-      outcome = await postJson(url, JSON.stringify(body), headers, timeoutMs(t.conf), this.agents, signal);
+      outcome = await deliverWebhook(url, JSON.stringify(body), headers, timeoutMs(t.conf), this.agents, signal);
     } catch (err) {
       outcome = { kind: 'client_error', message: (err as Error).message };
     }

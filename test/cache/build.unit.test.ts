@@ -2,7 +2,8 @@
 // inconsistencies (with the original's reasons) for what does not resolve.
 import test from 'ava';
 import { buildSchemaCache, publicInconsistencies } from '../../src/cache/build.js';
-import { ev, type Event } from '../../events/types.js';
+import { NO_REMOTE_SCHEMAS } from '../../src/cache/types.js';
+import { ev, type Event, type Permission } from '../../events/types.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 import { fold } from '../../projections/replay.js';
 import { blogCatalog, catalog, col, fn, table } from '../events/fixtures.js';
@@ -11,7 +12,7 @@ const T = (name: string, schema = 'public') => ({ schema, name });
 const noConfig = { custom_root_fields: {}, custom_column_names: {} };
 const track = (name: string, extra: Partial<{ is_enum: boolean; configuration: typeof noConfig }> = {}) =>
   ev('table_tracked', { table: T(name), is_enum: false, configuration: noConfig, ...extra });
-const build = (events: Event[], cat = blogCatalog()) => buildSchemaCache(fold(emptyMetadata(), events), cat, []);
+const build = (events: Event[], cat = blogCatalog()) => buildSchemaCache(fold(emptyMetadata(), events), cat, NO_REMOTE_SCHEMAS, []);
 
 test('tables resolve with columns, custom names and root fields', (t) => {
   const c = build([track('author', { configuration: { custom_root_fields: { select: 'Authors' }, custom_column_names: { id: 'AuthorId' } } })]);
@@ -118,7 +119,7 @@ test('computed fields: scalar and set-returning; validation reasons', (t) => {
 });
 
 test('permissions resolve; bad columns, computed fields and operators are inconsistent', (t) => {
-  const perm = (role: string, kind: 'select' | 'insert' | 'update' | 'delete', permission: Record<string, unknown>) =>
+  const perm = (role: string, kind: 'select' | 'insert' | 'update' | 'delete', permission: Permission) =>
     ev('permission_created', { table: T('article'), kind, role, permission, comment: null });
   const c = build([
     track('author'), track('article'),
@@ -143,7 +144,7 @@ test('permissions resolve; bad columns, computed fields and operators are incons
 });
 
 test('a relationship named as a permission column or preset: the original\'s askPGColInfo reasons, per use', (t) => {
-  const perm = (role: string, kind: 'select' | 'insert' | 'update', permission: Record<string, unknown>) =>
+  const perm = (role: string, kind: 'select' | 'insert' | 'update', permission: Permission) =>
     ev('permission_created', { table: T('article'), kind, role, permission, comment: null });
   const c = build([
     track('author'), track('article'),

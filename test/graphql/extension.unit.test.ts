@@ -6,6 +6,7 @@ import { prepareOperation } from '../../src/graphql/prepare.js';
 import { fieldArgs } from '../../src/graphql/request/collect.js';
 import { toJson } from '../../src/graphql/request/input.js';
 import type { EngineState } from '../../src/cache/state.js';
+import { NO_REMOTE_SCHEMAS } from '../../src/cache/types.js';
 import { emptyCatalog } from '../../src/catalog/types.js';
 import { emptyMetadata } from '../../projections/metadata.js';
 
@@ -22,6 +23,7 @@ const state = (): EngineState => ({
   seq: 1,
   metadata: emptyMetadata(),
   catalog: emptyCatalog(),
+  remoteSchemas: NO_REMOTE_SCHEMAS,
   cache: { tables: {}, functions: {}, roles: [], inconsistent: [] },
 });
 

@@ -6,6 +6,7 @@ import pg from 'pg';
 import { createHandler } from '../../src/http/app.js';
 import type { Runtime } from '../../src/http/runtime.js';
 import { StateStore } from '../../src/sync/state-store.js';
+import { NO_REMOTE_SCHEMAS } from '../../src/cache/types.js';
 import { makeConfig } from '../../src/config/config.js';
 import { createProjector } from '../../src/sync/projector.js';
 import { features } from '../../src/features.js';
@@ -14,7 +15,7 @@ import { configureLog } from '../../src/core/log.js';
 import { EngineMetrics } from '../../src/core/metrics.js';
 
 configureLog('silent');
-const projector = createProjector(features.cacheChecks);
+const projector = createProjector(features);
 
 async function serve(rt: Runtime): Promise<{ url: string; close(): Promise<void> }> {
   const server = http.createServer(createHandler(rt));
@@ -60,7 +61,7 @@ test('500 with the reason while metadata is not loaded', async (t) => {
 
 test('500 when the database stops answering; WARN with inconsistent objects', async (t) => {
   const store = new StateStore();
-  const state = projector.buildState(3, projector.emptyMetadata(), emptyCatalog());
+  const state = projector.buildState(3, projector.emptyMetadata(), emptyCatalog(), NO_REMOTE_SCHEMAS);
   store.swap(state);
   const s = await serve(runtime(store, deadPool()));
   try {
@@ -86,7 +87,7 @@ test('500 when the database stops answering; WARN with inconsistent objects', as
 
 test('StateStore: never goes back, waits for a seq', async (t) => {
   const store = new StateStore();
-  const at = (seq: number) => projector.buildState(seq, projector.emptyMetadata(), emptyCatalog());
+  const at = (seq: number) => projector.buildState(seq, projector.emptyMetadata(), emptyCatalog(), NO_REMOTE_SCHEMAS);
   t.false(store.ready);
   t.true(store.swap(at(2)));
   t.false(store.swap(at(1)));

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { EngineError } from '../../src/core/errors.js';
 import { introspectCatalog } from '../../src/catalog/introspect.js';
 import { buildState, type EngineState } from '../../src/cache/state.js';
+import { NO_REMOTE_SCHEMAS } from '../../src/cache/types.js';
 import { runMetadataQuery } from '../../src/metadata/execute.js';
 import { responseText } from '../../src/core/json-text.js';
 import { features } from '../../src/features.js';
@@ -30,7 +31,7 @@ export class Harness {
     // engine_catalog holds the event-trigger tables that metadata writes keep in step (src/triggers/reconcile.ts).
     await ensureCatalogSchema(client);
     const h = new Harness(client);
-    h.state = buildState(0, emptyMetadata(), await introspectCatalog(client), features.cacheChecks);
+    h.state = buildState(0, emptyMetadata(), await introspectCatalog(client), NO_REMOTE_SCHEMAS, features.cacheChecks);
     return h;
   }
 

@@ -1,7 +1,8 @@
 // Remote schemas and the whole-metadata operations: drop_inconsistent_metadata removes a remote that is
 // inconsistent (as the original purges it), and reload_remote_schema is a line of the metadata log that another
-// instance acts on (it introspects the remote again). The other instance is a separate process: the introspection
-// results are kept per process. Real engines, real Postgres, real graphql-js servers on loopback.
+// instance acts on (it introspects the remote again). The other instance is a separate process here (each engine
+// keeps its own introspections: test/remote/introspections.int.test.ts runs two in one process). Real engines, real
+// Postgres, real graphql-js servers on loopback.
 import test from 'ava';
 import pg from 'pg';
 import { createTestDatabase } from '../helpers/db.js';

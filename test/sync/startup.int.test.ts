@@ -95,7 +95,7 @@ test.serial('10,000 events with a snapshot: start-up under 2 s of CPU and cheape
   const c = new pg.Client({ connectionString: db.url });
   await c.connect();
   try {
-    const projector = createProjector(features.cacheChecks);
+    const projector = createProjector(features);
     const metadata = projector.fold(projector.emptyMetadata(), await readFrom(c, 0));
     await writeSnapshot(c, TOTAL, metadata);
   } finally {

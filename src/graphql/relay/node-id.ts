@@ -2,16 +2,13 @@
 // Decoding reports what the original (aeson) reports for a bad id, after "the node id is invalid: ".
 import { ve } from '../request/input.js';
 import { showScientific } from '../schema/scalars.js';
+import { jsonKind } from '../../core/json-kind.js';
 
 export interface NodeIdV1 {
   schema: string;
   name: string;
   values: unknown[];
 }
-
-const kindOf = (v: unknown): string =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number'
-    : typeof v === 'boolean' ? 'Boolean' : 'Object';
 
 const invalid = (message: string, path: string) => ve(`the node id is invalid: ${message}`, path);
 
@@ -30,7 +27,7 @@ export function decodeNodeId(id: string, path: string): NodeIdV1 {
     if (!JSON_START.test(rest)) throw invalid(`Error in $: Failed reading: not a valid json value at '${rest}'`, path);
     throw invalid('Error in $: Failed reading: satisfy', path);
   }
-  if (!Array.isArray(v)) throw invalid(`Error in $: parsing [] failed, expected Array, but encountered ${kindOf(v)}`, path);
+  if (!Array.isArray(v)) throw invalid(`Error in $: parsing [] failed, expected Array, but encountered ${jsonKind(v)}`, path);
   if (v.length === 0) throw invalid('Error in $: unexpected GUID format, found empty list', path);
   const [version, ...rest] = v as unknown[];
   if (typeof version !== 'number') throw invalid('Error in $: unexpected GUID format, needs to start with a version number', path);
@@ -40,7 +37,7 @@ export function decodeNodeId(id: string, path: string): NodeIdV1 {
   }
   const [schema, name, ...values] = rest;
   for (const s of [schema, name]) {
-    if (typeof s !== 'string') throw invalid(`Error in $: parsing Text failed, expected String, but encountered ${kindOf(s)}`, path);
+    if (typeof s !== 'string') throw invalid(`Error in $: parsing Text failed, expected String, but encountered ${jsonKind(s)}`, path);
   }
   return { schema: schema as string, name: name as string, values };
 }

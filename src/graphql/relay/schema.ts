@@ -6,14 +6,14 @@ import {
   GraphQLObjectType, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
   type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap,
 } from 'graphql';
-import { graphqlBaseName } from '../../core/names.js';
+import { graphqlBaseName, quoteName } from '../../core/names.js';
 import type { ColumnInfo, SchemaCache } from '../../cache/types.js';
 import type { EngineState } from '../../cache/state.js';
 import type { RoleSchema } from '../role-schema.js';
 import { buildRoleContext, type RoleContext, type TableView } from '../schema/context.js';
 import { mutationFields } from '../schema/mutation.js';
 import { mutationFieldMetas } from '../schema/mutation-access.js';
-import { desc, quoted, rootFieldNames } from '../schema/names.js';
+import { desc, rootFieldNames } from '../schema/names.js';
 import type { RootFieldMeta } from '../role-schema.js';
 import { aggregateType, argsArgument, columnField, computedField, functionArgsType, selectArgs } from '../schema/select.js';
 import { named, sortedMap } from '../schema/types.js';
@@ -45,7 +45,7 @@ function edgeType(ctx: RoleContext, view: TableView): GraphQLObjectType {
   const name = `${view.names.object}Edge`;
   return named(ctx, name, () => new GraphQLObjectType({
     name,
-    description: `An edge in a connection of ${quoted(view.info.name)}`,
+    description: `An edge in a connection of ${quoteName(view.info.name)}`,
     fields: () => ({
       cursor: { type: new GraphQLNonNull(GraphQLString) },
       node: { type: new GraphQLNonNull(relayObjectType(ctx, view)) },
@@ -57,7 +57,7 @@ export function connectionType(ctx: RoleContext, view: TableView): GraphQLObject
   const name = `${view.names.object}Connection`;
   return named(ctx, name, () => new GraphQLObjectType({
     name,
-    description: `A Relay Connection object on ${quoted(view.info.name)}`,
+    description: `A Relay Connection object on ${quoteName(view.info.name)}`,
     fields: () => ({
       edges: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(edgeType(ctx, view)))) },
       pageInfo: { type: new GraphQLNonNull(pageInfoType(ctx)) },

@@ -8,20 +8,10 @@ import { typeNames } from '../schema/names.js';
 import { concrete, type Parsed } from './input.js';
 import { showScientific } from '../schema/scalars.js';
 import { permissionToIR, pgTypeOf, presetValue } from '../../ir/permission.js';
+import { plain } from './values.js';
 import type { Translator } from '../role-schema.js';
 
 export const TEXT: PgTypeRef = { type: 'text', typeSchema: 'pg_catalog', array: false };
-
-function plain(t: Translator, p: Parsed): unknown {
-  const c = concrete(p, t.cc.lc);
-  switch (c.kind) {
-    case 'null': return null;
-    case 'scalar': return c.value;
-    case 'enum': return c.value;
-    case 'list': return c.items.map((x) => plain(t, x));
-    case 'object': return Object.fromEntries(c.fields.map(([k, v]) => [k, plain(t, v)]));
-  }
-}
 
 /** `-2E-2` → `-0.02`: money input does not read exponents (numbers reach Postgres as their literal text). */
 export function fixedDecimal(text: string): string {

@@ -3,10 +3,9 @@
 // the role can also select the table (mutation.ts puts them on mutation_root); each field's meta is recorded for the
 // request translator (mutation-access.ts).
 import { GraphQLList, GraphQLNonNull, type GraphQLFieldConfig, type GraphQLFieldConfigArgumentMap } from 'graphql';
-import { graphqlBaseName, qualifiedKey } from '../../core/names.js';
+import { graphqlBaseName, qualifiedKey, quoteName } from '../../core/names.js';
 import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import { hasGraphQLNames, type RoleContext } from './context.js';
-import { quoted } from './names.js';
 import { hasFields, tableObjectType } from './select.js';
 import { columnType } from './types.js';
 import { deleteAccess, insertAccess, mutationFieldMetas, updateAccess, type MutationFieldMeta } from './mutation-access.js';
@@ -52,13 +51,13 @@ function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, 
       ? { on_conflict: { type: onConflictType(ctx, t), description: 'on conflict condition' } } : {};
     add('insert', names.insert, {
       type: mutationResponseType(ctx, t),
-      description: `insert data into the table: ${quoted(q)}`,
+      description: `insert data into the table: ${quoteName(q)}`,
       args: { objects: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(insInput))), description: 'the rows to be inserted' }, ...onConflict },
     }, ins.backendOnly);
     if (selectable) {
       add('insert_one', names.insert_one, {
         type: tableObjectType(ctx, view),
-        description: `insert a single row into the table: ${quoted(q)}`,
+        description: `insert a single row into the table: ${quoteName(q)}`,
         args: { object: { type: new GraphQLNonNull(insInput), description: 'the row to be inserted' }, ...onConflict },
       }, ins.backendOnly);
     }
@@ -69,13 +68,13 @@ function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, 
     const ops = updateOperatorArgs(ctx, t);
     add('update', names.update, {
       type: mutationResponseType(ctx, t),
-      description: `update data of the table: ${quoted(q)}`,
+      description: `update data of the table: ${quoteName(q)}`,
       args: { ...ops, where: { type: new GraphQLNonNull(mutationBoolExpType(ctx, t)), description: 'filter the rows which have to be updated' } },
     });
     if (selectable && pk.length > 0) {
       add('update_by_pk', names.update_by_pk, {
         type: tableObjectType(ctx, view),
-        description: `update single row of the table: ${quoted(q)}`,
+        description: `update single row of the table: ${quoteName(q)}`,
         args: { ...ops, pk_columns: { type: new GraphQLNonNull(pkColumnsInputType(ctx, t, pk)) } },
       });
     }
@@ -85,13 +84,13 @@ function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, 
   if (del) {
     add('delete', names.delete, {
       type: mutationResponseType(ctx, t),
-      description: `delete data from the table: ${quoted(q)}`,
+      description: `delete data from the table: ${quoteName(q)}`,
       args: { where: { type: new GraphQLNonNull(mutationBoolExpType(ctx, t)), description: 'filter the rows which have to be deleted' } },
     });
     if (selectable && pk.length > 0) {
       add('delete_by_pk', names.delete_by_pk, {
         type: tableObjectType(ctx, view),
-        description: `delete single row from the table: ${quoted(q)}`,
+        description: `delete single row from the table: ${quoteName(q)}`,
         args: Object.fromEntries(pk.map((c) => [c.graphqlName, { type: new GraphQLNonNull(columnType(ctx, c)) }])),
       });
     }

@@ -5,11 +5,10 @@ import {
   GraphQLEnumType, GraphQLInputObjectType, GraphQLInt, GraphQLList, GraphQLNonNull, GraphQLObjectType, GraphQLString,
   type GraphQLFieldConfig, type GraphQLInputFieldConfig,
 } from 'graphql';
-import { graphqlBaseName, qualifiedKey } from '../../core/names.js';
+import { graphqlBaseName, qualifiedKey, quoteName } from '../../core/names.js';
 import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import type { RoleContext } from './context.js';
 import { boolExpType } from './boolexp.js';
-import { quoted } from './names.js';
 import { isNumericType } from './scalars.js';
 import { hasFields, tableObjectType } from './select.js';
 import { columnType, named, sortedMap } from './types.js';
@@ -49,7 +48,7 @@ export function mutationBoolExpType(ctx: RoleContext, t: TableInfo): GraphQLInpu
   const name = `${base(t)}_bool_exp`;
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
-    description: `Boolean expression to filter rows from the table ${quoted(t.name)}. All fields are combined with a logical 'AND'.`,
+    description: `Boolean expression to filter rows from the table ${quoteName(t.name)}. All fields are combined with a logical 'AND'.`,
     fields: () => {
       const self = ctx.types.get(name) as GraphQLInputObjectType;
       return { _and: { type: new GraphQLList(self) }, _not: { type: self }, _or: { type: new GraphQLList(self) } };
@@ -65,7 +64,7 @@ export function insertInputType(ctx: RoleContext, t: TableInfo): GraphQLInputObj
   const name = `${base(t)}_insert_input`;
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
-    description: `input type for inserting data into table ${quoted(t.name)}`,
+    description: `input type for inserting data into table ${quoteName(t.name)}`,
     fields: () => {
       const f: Array<[string, GraphQLInputFieldConfig]> = access.columns.map((c) => [c.graphqlName, { type: columnType(ctx, c), description: c.comment ?? undefined }]);
       for (const rn of insertableRelationships(ctx, t)) {
@@ -87,7 +86,7 @@ function objRelInsertType(ctx: RoleContext, t: TableInfo): GraphQLInputObjectTyp
   const name = `${base(t)}_obj_rel_insert_input`;
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
-    description: `input type for inserting object relation for remote table ${quoted(t.name)}`,
+    description: `input type for inserting object relation for remote table ${quoteName(t.name)}`,
     fields: () => sortedMap(Object.entries({
       data: { type: new GraphQLNonNull(insertInputType(ctx, t) as GraphQLInputObjectType) },
       ...onConflictField(ctx, t),
@@ -99,7 +98,7 @@ function arrRelInsertType(ctx: RoleContext, t: TableInfo): GraphQLInputObjectTyp
   const name = `${base(t)}_arr_rel_insert_input`;
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
-    description: `input type for inserting array relation for remote table ${quoted(t.name)}`,
+    description: `input type for inserting array relation for remote table ${quoteName(t.name)}`,
     fields: () => sortedMap(Object.entries({
       data: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(insertInputType(ctx, t) as GraphQLInputObjectType))) },
       ...onConflictField(ctx, t),
@@ -111,7 +110,7 @@ function constraintEnum(ctx: RoleContext, t: TableInfo): GraphQLEnumType {
   const name = `${base(t)}_constraint`;
   return named(ctx, name, () => new GraphQLEnumType({
     name,
-    description: `unique or primary key constraints on table ${quoted(t.name)}`,
+    description: `unique or primary key constraints on table ${quoteName(t.name)}`,
     values: sortedMap(conflictConstraints(t).map((c) => [c, { value: c, description: 'unique or primary key constraint' }])),
   }));
 }
@@ -121,7 +120,7 @@ function updateColumnEnum(ctx: RoleContext, t: TableInfo): GraphQLEnumType {
   const cols = updateAccess(t, ctx.role)?.columns ?? [];
   return named(ctx, name, () => new GraphQLEnumType({
     name,
-    description: `update columns of table ${quoted(t.name)}`,
+    description: `update columns of table ${quoteName(t.name)}`,
     values: cols.length > 0
       ? sortedMap(cols.map((c) => [c.graphqlName, { value: c.name, description: 'column name' }]))
       // An enum needs a value; this one is never a column (the role may update none: only DO NOTHING upserts).
@@ -133,7 +132,7 @@ export function onConflictType(ctx: RoleContext, t: TableInfo): GraphQLInputObje
   const name = `${base(t)}_on_conflict`;
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
-    description: `on conflict condition type for table ${quoted(t.name)}`,
+    description: `on conflict condition type for table ${quoteName(t.name)}`,
     fields: () => ({
       constraint: { type: new GraphQLNonNull(constraintEnum(ctx, t)) },
       update_columns: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(updateColumnEnum(ctx, t)))) },
@@ -147,7 +146,7 @@ export function mutationResponseType(ctx: RoleContext, t: TableInfo): GraphQLObj
   const name = `${base(t)}_mutation_response`;
   return named(ctx, name, () => new GraphQLObjectType({
     name,
-    description: `response of any mutation on the table ${quoted(t.name)}`,
+    description: `response of any mutation on the table ${quoteName(t.name)}`,
     fields: () => {
       const f: Record<string, GraphQLFieldConfig<unknown, unknown>> = {
         affected_rows: { type: new GraphQLNonNull(GraphQLInt), description: 'number of affected rows by the mutation' },
@@ -203,8 +202,8 @@ export const UPDATE_OPERATORS: Array<{
 ];
 
 const OPERATOR_TYPE_DESCRIPTION: Record<string, (t: TableInfo) => string> = {
-  _inc: (t) => `input type for incrementing integer column in table ${quoted(t.name)}`,
-  _set: (t) => `input type for updating data in table ${quoted(t.name)}`,
+  _inc: (t) => `input type for incrementing integer column in table ${quoteName(t.name)}`,
+  _set: (t) => `input type for updating data in table ${quoteName(t.name)}`,
 };
 
 /** The update operator arguments (`_set`, `_inc`, jsonb ops) that have at least one column for the role. */
@@ -230,7 +229,7 @@ export function pkColumnsInputType(ctx: RoleContext, t: TableInfo, pk: ColumnInf
   const name = `${base(t)}_pk_columns_input`;
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
-    description: `primary key columns input for table: ${quoted(t.name)}`,
+    description: `primary key columns input for table: ${quoteName(t.name)}`,
     fields: () => sortedMap(pk.map((c) => [c.graphqlName, { type: new GraphQLNonNull(columnType(ctx, c)) }])),
   }));
 }

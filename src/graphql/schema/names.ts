@@ -1,5 +1,5 @@
 // GraphQL type and root-field names and the descriptions the original engine writes for them.
-import { displayName, graphqlBaseName, type QualifiedName } from '../../core/names.js';
+import { graphqlBaseName, quoteName, type QualifiedName } from '../../core/names.js';
 import type { TableInfo } from '../../cache/types.js';
 
 export const AGGREGATE_OPS = ['avg', 'max', 'min', 'stddev', 'stddev_pop', 'stddev_samp', 'sum', 'var_pop', 'var_samp', 'variance'] as const;
@@ -7,7 +7,6 @@ export type AggOp = (typeof AGGREGATE_OPS)[number];
 /** Ops over numeric columns; max/min take every comparable column. */
 export const NUMERIC_OPS: ReadonlySet<string> = new Set(['avg', 'stddev', 'stddev_pop', 'stddev_samp', 'sum', 'var_pop', 'var_samp', 'variance']);
 
-export const quoted = (q: QualifiedName): string => `"${displayName(q)}"`;
 
 export const typeNames = (q: QualifiedName) => {
   const b = graphqlBaseName(q);
@@ -36,27 +35,27 @@ export function rootFieldNames(t: TableInfo) {
 }
 
 export const desc = {
-  table: (t: TableInfo) => t.comment ?? `columns and relationships of ${quoted(t.name)}`,
-  select: (q: QualifiedName) => `fetch data from the table: ${quoted(q)}`,
-  selectByPk: (q: QualifiedName) => `fetch data from the table: ${quoted(q)} using primary key columns`,
-  selectAggregate: (q: QualifiedName) => `fetch aggregated fields from the table: ${quoted(q)}`,
-  fn: (f: QualifiedName, t: QualifiedName) => `execute function ${quoted(f)} which returns ${quoted(t)}`,
+  table: (t: TableInfo) => t.comment ?? `columns and relationships of ${quoteName(t.name)}`,
+  select: (q: QualifiedName) => `fetch data from the table: ${quoteName(q)}`,
+  selectByPk: (q: QualifiedName) => `fetch data from the table: ${quoteName(q)} using primary key columns`,
+  selectAggregate: (q: QualifiedName) => `fetch aggregated fields from the table: ${quoteName(q)}`,
+  fn: (f: QualifiedName, t: QualifiedName) => `execute function ${quoteName(f)} which returns ${quoteName(t)}`,
   fnAggregate: (f: QualifiedName, t: QualifiedName) =>
-    `execute function ${quoted(f)} and query aggregates on result of table type ${quoted(t)}`,
-  fnArgs: (f: QualifiedName) => `input type for function ${quoted(f)}`,
+    `execute function ${quoteName(f)} and query aggregates on result of table type ${quoteName(t)}`,
+  fnArgs: (f: QualifiedName) => `input type for function ${quoteName(f)}`,
   boolExp: (q: QualifiedName) =>
-    `Boolean expression to filter rows from the table ${quoted(q)}. All fields are combined with a logical 'AND'.`,
+    `Boolean expression to filter rows from the table ${quoteName(q)}. All fields are combined with a logical 'AND'.`,
   comparison: (scalar: string) => `expression to compare columns of type ${scalar}. All fields are combined with logical 'AND'.`,
-  orderBy: (q: QualifiedName) => `ordering options when selecting data from ${quoted(q)}`,
-  selectColumn: (q: QualifiedName) => `select columns of table ${quoted(q)}`,
-  aggregate: (q: QualifiedName) => `aggregated selection of ${quoted(q)}`,
-  aggregateFields: (q: QualifiedName) => `aggregate fields of ${quoted(q)}`,
-  opFields: (op: string, q: QualifiedName) => `aggregate ${op} on columns of table ${quoted(q)}`,
-  aggregateOrderBy: (q: QualifiedName) => `order by aggregate values of table ${quoted(q)}`,
-  opOrderBy: (op: string, q: QualifiedName) => `order by ${op}() on columns of table ${quoted(q)}`,
+  orderBy: (q: QualifiedName) => `ordering options when selecting data from ${quoteName(q)}`,
+  selectColumn: (q: QualifiedName) => `select columns of table ${quoteName(q)}`,
+  aggregate: (q: QualifiedName) => `aggregated selection of ${quoteName(q)}`,
+  aggregateFields: (q: QualifiedName) => `aggregate fields of ${quoteName(q)}`,
+  opFields: (op: string, q: QualifiedName) => `aggregate ${op} on columns of table ${quoteName(q)}`,
+  aggregateOrderBy: (q: QualifiedName) => `order by aggregate values of table ${quoteName(q)}`,
+  opOrderBy: (op: string, q: QualifiedName) => `order by ${op}() on columns of table ${quoteName(q)}`,
   objRel: 'An object relationship',
   arrRel: 'An array relationship',
   arrRelAggregate: 'An aggregated array relationship',
-  computedField: (f: QualifiedName) => `A computed field, executes function ${quoted(f)}`,
+  computedField: (f: QualifiedName) => `A computed field, executes function ${quoteName(f)}`,
   enumTable: (q: QualifiedName) => `expression to compare columns of type ${graphqlBaseName(q)}_enum. All fields are combined with logical 'AND'.`,
 };

@@ -2,6 +2,7 @@
 // original's lenient value parsing: a JSON string is accepted for any type (Postgres parses it), other JSON values
 // must match the type strictly (errors worded as aeson words them).
 import { EngineError } from '../../core/errors.js';
+import { jsonKind } from '../../core/json-kind.js';
 
 const BUILTIN: Record<string, string> = {
   int4: 'Int', bool: 'Boolean', float4: 'Float', text: 'String', varchar: 'String', int8: 'bigint', int2: 'smallint',
@@ -27,17 +28,6 @@ export const isStringType = (t: string): boolean => STRING_LIKE.has(t);
 export const isJsonType = (t: string): boolean => t === 'json' || t === 'jsonb';
 export const isGeoType = (t: string): boolean => t === 'geometry' || t === 'geography';
 export { isStringifiedType } from '../../ir/types.js';
-
-function jsonKind(v: unknown): string {
-  if (v === null) return 'Null';
-  if (Array.isArray(v)) return 'Array';
-  switch (typeof v) {
-    case 'string': return 'String';
-    case 'number': case 'bigint': return 'Number';
-    case 'boolean': return 'Boolean';
-    default: return 'Object';
-  }
-}
 
 /** Haskell's `show` of a Scientific, as the original prints numbers in messages (2.147483648e9, 1.5, 100.0). */
 export function showScientific(text: string): string {

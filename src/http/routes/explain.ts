@@ -4,7 +4,8 @@ import type Router from '@koa/router';
 import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors.js';
 import { handleGraphQLExplain } from '../../execute/graphql.js';
 import { readJson } from '../body.js';
-import { sessionFor, showInternal } from '../session.js';
+import { sessionFor } from '../session.js';
+import { showInternal } from '../../config/internal-errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
 

@@ -6,7 +6,8 @@ import { EngineError, graphqlErrorObject, isEngineError } from '../../core/error
 import { graphqlRequest, MIN_LSN_HEADER, withActionReply, type HandledResult } from '../../execute/graphql.js';
 import { handleRelayRequest } from '../../execute/relay.js';
 import { bodyText, parseJsonBody } from '../body.js';
-import { sessionFor, showInternal } from '../session.js';
+import { sessionFor } from '../session.js';
+import { showInternal } from '../../config/internal-errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
 import type { GraphQLRequest } from '../../graphql/request-body.js';

@@ -5,7 +5,8 @@ import { spawn } from 'node:child_process';
 import { z } from 'zod';
 import { EngineError, isEngineError, metadataErrorBody } from '../../core/errors.js';
 import { readJson } from '../body.js';
-import { sessionFor, showInternal } from '../session.js';
+import { sessionFor } from '../session.js';
+import { showInternal } from '../../config/internal-errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
 

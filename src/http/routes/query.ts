@@ -8,7 +8,8 @@ import { responseText } from '../../core/json-text.js';
 import { accessOf, anyRoleMay } from '../../metadata/operations.js';
 import { WRITE_LSN_HEADER } from '../../execute/graphql.js';
 import { runDmlRequest } from '../../metadata/dml/run.js';
-import { sessionFor, showInternal } from '../session.js';
+import { sessionFor } from '../session.js';
+import { showInternal } from '../../config/internal-errors.js';
 import type { Runtime } from '../runtime.js';
 import type { Session } from '../../auth/session.js';
 

@@ -3,9 +3,7 @@
 import { EngineError } from '../../core/errors.js';
 import { formatPath, type PathSegment } from '../../core/json-path.js';
 import { toQualifiedName, type QualifiedName } from '../../core/names.js';
-
-export const jsonKind = (v: unknown): string =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'object' ? 'Object' : typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : 'Boolean';
+import { jsonKind } from '../../core/json-kind.js';
 
 export const parseFailed = (message: string, path: PathSegment[]): EngineError => new EngineError('parse-failed', message, { path: formatPath(path) });
 

@@ -3,11 +3,12 @@
 // (and _exists) are ANDed with the remote table's select filter.
 import { EngineError } from '../../core/errors.js';
 import { formatPath, type PathSegment } from '../../core/json-path.js';
-import { displayName, toQualifiedName } from '../../core/names.js';
+import { displayName, toQualifiedName, quote as q } from '../../core/names.js';
 import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import type { BoolExpIR, ComparisonOp, PgTypeRef, SpatialValueIR, ValueIR } from '../../ir/types.js';
 import { andIR } from '../../ir/permission.js';
 import { Dml, dmlError, type SelectAccess } from './context.js';
+import { jsonKind } from '../../core/json-kind.js';
 
 const ALIASES: Record<string, ComparisonOp> = { _ne: '_neq', _cne: '_cneq' };
 const OPS = new Set<string>([
@@ -25,10 +26,6 @@ const BOOL: PgTypeRef = { type: 'bool', typeSchema: 'pg_catalog', array: false }
 
 const isObj = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const norm = (k: string): string => (k.startsWith('$') ? `_${k.slice(1)}` : k);
-const q = (s: string): string => `"${s}"`;
-
-const jsonKind = (v: unknown): string =>
-  v === null ? 'Null' : Array.isArray(v) ? 'Array' : typeof v === 'object' ? 'Object' : typeof v === 'string' ? 'String' : typeof v === 'number' ? 'Number' : 'Boolean';
 
 const parseFailed = (message: string, path: PathSegment[]): EngineError => new EngineError('parse-failed', message, { path: formatPath(['args', ...path]) });
 

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import { EngineError } from '../../core/errors.js';
 import { JsonText } from '../../core/json-text.js';
 import { formatPath, type PathSegment } from '../../core/json-path.js';
-import { displayName, qualifiedKey, type QualifiedName } from '../../core/names.js';
+import { displayName, qualifiedKey, quote as q, type QualifiedName } from '../../core/names.js';
 import type { SchemaCache, TableInfo } from '../../cache/types.js';
 import type { BoolExpIR, FieldIR, ValueIR } from '../../ir/types.js';
 import { compile, sql, type SQL } from '../../sql/builder.js';
@@ -44,7 +44,6 @@ export const argsPath = (...segments: PathSegment[]): string => formatPath(['arg
 export const dmlError = (code: ConstructorParameters<typeof EngineError>[0], message: string, ...segments: PathSegment[]): EngineError =>
   new EngineError(code, message, { path: argsPath(...segments) });
 
-const q = (s: string): string => `"${s}"`;
 
 export class Dml {
   readonly cache: SchemaCache;
@@ -179,13 +178,25 @@ export function* boolExpValues(e: BoolExpIR | null): Generator<ValueIR> {
       yield* boolExpValues(e.where);
       return;
     case 'column': {
-      const v = e.value as { kind: string } & Record<string, unknown>;
-      if (v.kind === 'column') return;
-      if (v.kind.startsWith('st_')) {
-        for (const x of Object.values(v)) if (x && typeof x === 'object' && 'kind' in (x as object)) yield x as ValueIR;
-        return;
+      const v = e.value;
+      switch (v.kind) {
+        case 'column': return;
+        case 'st_d_within':
+          yield v.distance;
+          yield v.from;
+          if (v.useSpheroid) yield v.useSpheroid;
+          return;
+        case 'st_intersects_nband_geom':
+          yield v.nband;
+          yield v.geommin;
+          return;
+        case 'st_intersects_geom_nband':
+          yield v.geommin;
+          if (v.nband) yield v.nband;
+          return;
+        default:
+          yield v;
       }
-      yield v as unknown as ValueIR;
     }
   }
 }

@@ -2,7 +2,7 @@
 // Permissions as the original applies them: insert/update/delete permission required, presets applied (and not
 // settable), filters ANDed into `where`, checks on the new rows, `where` and `returning` limited by the select
 // permission. Responses: {"affected_rows": n, "returning"?: [...]}.
-import { displayName } from '../../core/names.js';
+import { displayName, quote as q } from '../../core/names.js';
 import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import type { MutationIR, MutationOutputIR, MutationResponseFieldIR, OnConflictIR, UpdateIR, UpdateOpKind } from '../../ir/mutation.js';
 import type { BoolExpIR, FieldIR, PgTypeRef, ValueIR } from '../../ir/types.js';
@@ -14,7 +14,6 @@ import { array, isObj, object, optional, parseFailed, required, string, stringLi
 import { WhereParser } from './boolexp.js';
 import { boolExpValues, Dml, dmlError, type SelectAccess } from './context.js';
 
-const q = (s: string): string => `"${s}"`;
 const colType = (c: ColumnInfo): PgTypeRef => ({ type: c.type, typeSchema: c.typeSchema, array: c.isArray });
 
 /**

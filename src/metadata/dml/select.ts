@@ -2,7 +2,7 @@
 // wildcards ("*", "*.*", ...) or relationship selections with their own where/order_by/limit/offset; the role's
 // select permissions (columns, filter, limit) apply at every level, as in the original.
 import type { PathSegment } from '../../core/json-path.js';
-import { displayName } from '../../core/names.js';
+import { displayName, quote as q } from '../../core/names.js';
 import type { RelationshipInfo, TableInfo } from '../../cache/types.js';
 import type { AggregateIR, BoolExpIR, FieldIR, OrderByIR, OrderByTarget, SelectIR, ValueIR } from '../../ir/types.js';
 import { CompileContext } from '../../sql/context.js';
@@ -13,7 +13,6 @@ import { WhereParser } from './boolexp.js';
 import { boolExpValues, Dml, dmlError, type SelectAccess } from './context.js';
 
 const INT8 = { type: 'int8', typeSchema: 'pg_catalog', array: false };
-const q = (s: string): string => `"${s}"`;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Parsed query

@@ -7,10 +7,11 @@ import type { z } from 'zod';
 import { qualifiedKey, type QualifiedName } from '../../core/names.js';
 import type { EngineState } from '../../cache/state.js';
 import { decode } from '../../../events/argument-shapes.js';
-import type { DecideContext } from '../../../events/decide/dependencies.js';
+import type { DecideContext } from '../../../events/decide/context.js';
 import type { Event } from '../../../events/types.js';
-import type { Metadata } from '../../../projections/metadata.js';
-import type { Env } from '../io-checks.js';
+import type { Env } from '../../core/env.js';
+import type { RemoteIntrospections } from '../../cache/types.js';
+import type { IoInputs } from '../io-checks.js';
 import type { Dml } from '../dml/context.js';
 
 /** A bulk's transaction access mode: 'write' (READ WRITE), 'read' (READ ONLY), 'either' (fits any bulk). */
@@ -30,8 +31,11 @@ export interface Decision {
   /** 'fresh': the catalog as this transaction sees it; 'reload': re-introspected after deciding (all enum rows too). */
   catalog: 'fresh' | 'reload';
   decide(ctx: DecideContext): Event[];
-  /** I/O the decided objects need (a trigger's env variables, a remote schema's introspection); throws to refuse. */
-  io(env: Env, metadata: Metadata): Promise<void>;
+  /**
+   * I/O the decided objects need (a trigger's env variables, a remote schema's introspection); throws to refuse.
+   * The remote schemas' introspections after it: the state the operation builds keeps them.
+   */
+  io(env: Env, inputs: IoInputs): Promise<RemoteIntrospections>;
   check: Check;
   /** Enum tables whose rows are (re-)read after the events. */
   enums: 'all' | string[];
@@ -77,14 +81,14 @@ interface CommandSpec<C> {
   versions: { 1?: Args<C>; 2?: Args<C> };
   // NoInfer: the command type comes from the schemas; decide may take its whole family's union.
   decide: (cmd: NoInfer<C>, ctx: DecideContext) => Event[];
-  io?: (cmd: NoInfer<C>, env: Env, metadata: Metadata) => Promise<void>;
+  /** Returns the remote schemas' introspections when it made some (void: as they were). */
+  io?: (cmd: NoInfer<C>, env: Env, inputs: IoInputs) => Promise<RemoteIntrospections | void>;
   check?: (cmd: NoInfer<C>) => Check;
   enums?: (cmd: NoInfer<C>) => 'all' | string[];
   catalog?: 'fresh' | 'reload';
 }
 
 export const NO_CHECK: Check = { mode: 'none' };
-const noIo = async (): Promise<void> => undefined;
 /** The check of an operation that stores one object: that object must be consistent. */
 export const object = (id: string): Check => ({ mode: 'object', id });
 const enumOf = (t: QualifiedName): string[] => [qualifiedKey(t)];
@@ -96,7 +100,7 @@ export function command<C>(spec: CommandSpec<C>): Operation {
     return {
       catalog: spec.catalog ?? 'fresh',
       decide: (ctx) => spec.decide(cmd, ctx),
-      io: (env, metadata) => (spec.io ?? noIo)(cmd, env, metadata),
+      io: async (env, inputs) => (await spec.io?.(cmd, env, inputs)) ?? inputs.remoteSchemas,
       check: spec.check?.(cmd) ?? NO_CHECK,
       enums: spec.enums?.(cmd) ?? [],
     };

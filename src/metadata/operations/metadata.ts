@@ -22,7 +22,7 @@ export const METADATA_OPERATIONS: Operations = {
     decide: decideMetadata,
     catalog: 'reload',
     enums: () => 'all',
-    io: (c, env, m) => (c.reload_remote_schemas ? reloadRemoteSchemas(m, env) : Promise.resolve()),
+    io: async (c, env, inputs) => (c.reload_remote_schemas ? reloadRemoteSchemas(env, inputs) : undefined),
   }),
   replace_metadata: command({
     // The args are a whole export document (v1 or v2); its parser reports its own errors (thrown through decode).

@@ -1,7 +1,8 @@
 // Permissions: create and drop, per kind (insert, select, update, delete), and their comments.
 import { z } from 'zod';
 import { permissionId } from '../../cache/build.js';
-import { comment, nonEmptyText, permissionSchemas, tableName } from '../../../events/argument-shapes.js';
+import { comment, nonEmptyText, tableName } from '../../../events/argument-shapes.js';
+import { permissionSchemas } from '../../../events/permissions.js';
 import { decidePermission, type PermissionCommand } from '../../../events/decide/permissions.js';
 import type { PermKind } from '../../../events/types.js';
 import { command, object, type Cmd, type Operations } from './entry.js';

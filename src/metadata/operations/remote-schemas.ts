@@ -15,13 +15,13 @@ export const REMOTE_SCHEMA_OPERATIONS: Operations = {
   add_remote_schema: command({
     versions: { 1: storedRemoteSchema.transform((remote_schema): AddRemoteSchema => ({ op: 'add_remote_schema', remote_schema })) },
     decide: decideRemoteSchema,
-    io: (c, env) => checkRemoteSchema(c.remote_schema, env),
+    io: (c, env, inputs) => checkRemoteSchema(c.remote_schema, env, inputs),
     check: (c) => object(remoteSchemaId(c.remote_schema.name)),
   }),
   remove_remote_schema: command({ versions: { 1: byName('remove_remote_schema') }, decide: decideRemoteSchema }),
   reload_remote_schema: command({
     versions: { 1: byName('reload_remote_schema') },
     decide: decideRemoteSchema,
-    io: (c, env, m) => reloadRemoteSchema(m, c.name, env),
+    io: (c, env, inputs) => reloadRemoteSchema(c.name, env, inputs),
   }),
 };
