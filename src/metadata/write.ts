@@ -48,32 +48,40 @@ interface Who {
 /** Runs a metadata operation; throws EngineError (already rolled back) on failure. */
 export async function runMetadataWrite(w: WriteContext, body: unknown, who: Who): Promise<WriteResult> {
   for (let attempt = 1; ; attempt++) {
-    const client = await connectRetrying(() => w.pool.connect(), { retries: w.connectionRetries, requestId: who.requestId });
-    let released = false;
-    try {
-      const { response, next } = await inTransaction(client, () => writeOnce(w, client, body, who));
-      w.store.swap(next, true);
-      return { response, seq: w.store.seq };
-    } catch (e) {
-      if (e instanceof AppendConflict && attempt < MAX_ATTEMPTS) {
-        log.info('metadata-conflict', { requestId: who.requestId, attempt, expectedSeq: e.expectedSeq });
-        client.release();
-        released = true;
-        await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
-        continue;
-      }
-      if (isEngineError(e)) throw e;
-      if (e instanceof AppendConflict) throw new EngineError('unexpected', 'metadata is being changed concurrently, try again', { status: 500 });
-      const err = e as Error & { code?: string };
-      log.error('metadata-write-failed', { request_id: who.requestId, error: err });
-      // A connection that failed mid-transaction is not reused.
-      client.release(err);
+    const answer = await w.store.exclusive(() => attemptWrite(w, body, who, attempt));
+    if (answer !== RETRY) return answer;
+    await new Promise((r) => setTimeout(r, Math.random() * 10 * attempt));
+  }
+}
+
+const RETRY = Symbol('retry');
+
+/** One attempt, its turn taken (StateStore.exclusive): the result, or RETRY after an append conflict. */
+async function attemptWrite(w: WriteContext, body: unknown, who: Who, attempt: number): Promise<WriteResult | typeof RETRY> {
+  const client = await connectRetrying(() => w.pool.connect(), { retries: w.connectionRetries, requestId: who.requestId });
+  let released = false;
+  try {
+    const { response, next } = await inTransaction(client, () => writeOnce(w, client, body, who));
+    w.store.swap(next, true);
+    return { response, seq: w.store.seq };
+  } catch (e) {
+    if (e instanceof AppendConflict && attempt < MAX_ATTEMPTS) {
+      log.info('metadata-conflict', { requestId: who.requestId, attempt, expectedSeq: e.expectedSeq });
+      client.release();
       released = true;
-      if (isConnectionError(err)) throw connectionError(err);
-      throw new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: err.message, code: err.code } });
-    } finally {
-      if (!released) client.release();
+      return RETRY;
     }
+    if (isEngineError(e)) throw e;
+    if (e instanceof AppendConflict) throw new EngineError('unexpected', 'metadata is being changed concurrently, try again', { status: 500 });
+    const err = e as Error & { code?: string };
+    log.error('metadata-write-failed', { request_id: who.requestId, error: err });
+    // A connection that failed mid-transaction is not reused.
+    client.release(err);
+    released = true;
+    if (isConnectionError(err)) throw connectionError(err);
+    throw new EngineError('unexpected', 'an unexpected error occurred', { status: 500, internal: { message: err.message, code: err.code } });
+  } finally {
+    if (!released) client.release();
   }
 }
 

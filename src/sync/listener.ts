@@ -121,7 +121,7 @@ export class MetadataSync {
       this.again = true;
       return;
     }
-    this.running = this.runCatchUp().finally(() => {
+    this.running = this.o.store.exclusive(() => this.runCatchUp()).finally(() => {
       this.running = null;
       if (this.again) {
         this.again = false;

@@ -5,6 +5,7 @@ export class StateStore {
   private current: EngineState | null = null;
   private waiters: Array<{ seq: number; resolve: () => void }> = [];
   private listeners = new Set<(state: EngineState) => void>();
+  private turn: Promise<unknown> = Promise.resolve();
   /** Why the state is not available (start-up failure, ...), for /healthz. */
   problem: string | null = 'metadata not loaded yet';
 
@@ -35,6 +36,17 @@ export class StateStore {
     this.waiters = still;
     for (const l of this.listeners) l(next);
     return true;
+  }
+
+  /**
+   * Runs `fn` after every earlier `exclusive` call of this instance has settled. The write path and the sync
+   * catch-up take turns through it: a catch-up that began while this instance's write was committing would fold
+   * the write's own events again (and introspect its remote schemas again) only to have its state refused.
+   */
+  exclusive<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.turn.then(fn, fn);
+    this.turn = run.catch(() => undefined);
+    return run;
   }
 
   /** Calls `listener` after every swap (live queries re-validate); returns the unsubscribe function. */
