@@ -48,13 +48,17 @@ export async function runData(
   ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient,
 ): Promise<string> {
   const data = await runDatabase(ctx, plan, variables, req, tx);
-  if (!plan.joins) return data;
+  return plan.joins ? withRemoteJoins(ctx, plan.joins, data, req) : data;
+}
+
+/** A data object's text with its remote relationships' values fetched (src/remote/join.ts). */
+export function withRemoteJoins(ctx: ExecuteContext, fields: NonNullable<Plan['joins']>, data: string, req: GraphQLRequest): Promise<string> {
   const joins = ctx.remoteJoins;
   if (!joins) throw new Error('a plan with remote joins, but no remote joins in the context');
   return joins.remoteJoins({
     remoteSchemas: ctx.state.metadata.remote_schemas, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null,
     variables: req.variables ?? null, setCookie: ctx.reply?.setCookie ?? [],
-  }, plan.joins, data);
+  }, fields, data);
 }
 
 async function runDatabase(

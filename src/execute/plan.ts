@@ -38,7 +38,7 @@ export interface Plan {
 }
 
 /** One step of a plan with action fields: a plan for the root fields between two action fields, or an action field. */
-export type MixedStep = { plan: Plan } | { key: string; action: ActionRootIR };
+export type MixedStep = { plan: Plan } | { key: string; action: ActionRootIR; joins?: OperationIR['fields'] };
 
 const namedStatement = (c: CompiledSql): Statement => ({ ...c, name: `e_${createHash('sha1').update(c.text).digest('base64url').slice(0, 27)}` });
 const unnamed = (c: CompiledSql): Statement => ({ ...c, name: undefined });
@@ -92,7 +92,7 @@ function mixedPlan(p: PreparedOperation, keep: boolean, joins: boolean): Plan {
     if (f.kind !== 'action_root') group.push([key, f]);
     else {
       flush();
-      mixed.push({ key, action: f.action });
+      mixed.push(joins ? { key, action: f.action, joins: [[key, f]] } : { key, action: f.action });
     }
   }
   flush();

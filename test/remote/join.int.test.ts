@@ -2,6 +2,8 @@
 // aliased field per distinct set of join values; answers spliced into the right rows (under relationships,
 // aggregates and mutation outputs too); the client's arguments merged in; remote errors and timeouts as the
 // original words them. Real Postgres, a real graphql-js server on loopback.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import test from 'ava';
 import { queryOk } from '../helpers/engine.js';
 import { basicRelationship, nestedArgsRelationship, startFixture } from './relationship-fixture.js';
@@ -125,4 +127,34 @@ test('a remote that does not answer in time: the original\'s timeout error', asy
   const body = r.body as { errors: Array<{ message: string; extensions: { code: string } }> };
   t.is(body.errors[0].message, 'ResponseTimeout');
   t.is(body.errors[0].extensions.code, 'unexpected');
+});
+
+test('a join under an action output\'s relationship to a table', async (t) => {
+  const handler = http.createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ id: 2 }));
+    });
+  });
+  await new Promise<void>((r) => handler.listen(0, '127.0.0.1', () => r()));
+  t.teardown(() => new Promise<void>((r) => handler.close(() => r())));
+  const f = await startFixture();
+  t.teardown(() => f.close());
+  await queryOk(f.engine, {
+    type: 'bulk',
+    args: [
+      { type: 'create_remote_relationship', args: basicRelationship },
+      {
+        type: 'set_custom_types',
+        args: { objects: [{ name: 'ProfileId', fields: [{ name: 'id', type: 'Int!' }], relationships: [{ name: 'profile', type: 'object', remote_table: 'profiles', field_mapping: { id: 'id' } }] }] },
+      },
+      {
+        type: 'create_action',
+        args: { name: 'pick', definition: { kind: 'synchronous', arguments: [], output_type: 'ProfileId', handler: `http://127.0.0.1:${(handler.address() as AddressInfo).port}/` } },
+      },
+    ],
+  });
+  const r = await f.engine.graphql({ query: 'mutation { pick { id profile { name messageBasic { msg } } } }' });
+  t.deepEqual(r.body, { data: { pick: { id: 2, profile: { name: 'bob', messageBasic: { msg: 'You lose!' } } } } });
 });
