@@ -64,6 +64,9 @@ function rootNested(r: RootFieldIR, fn: (fields: Fields) => void): void {
     case 'mutation':
       outputNested(r.mutation.output, fn);
       return;
+    case 'action_root':
+      if (r.action.kind === 'action') for (const [, f] of r.action.output.fields) if (f.kind === 'relationship') fn(f.select.fields);
+      return;
     default:
   }
 }
@@ -117,6 +120,16 @@ class Sites {
         const o = r.mutation.output;
         if (o.kind === 'single') this.rows(value, o.fields);
         else for (const [k, f] of o.fields) if (f.kind === 'returning') this.rows((value as Row)[k], f.fields);
+        return;
+      }
+      case 'action_root': {
+        // An action's output objects (one or a list): its relationships to tables hold rows.
+        if (r.action.kind !== 'action') return;
+        const rels = r.action.output.fields;
+        for (const obj of Array.isArray(value) ? value : [value]) {
+          if (obj === null || typeof obj !== 'object') continue;
+          for (const [k, f] of rels) if (f.kind === 'relationship') this.rows((obj as Row)[k], f.select.fields);
+        }
         return;
       }
       default:
