@@ -133,22 +133,41 @@ export function clientPart(clientArguments: string, selectionSet: string, variab
   return { arguments: args, selection: field.selectionSet ? ` ${printSelectionSet(field.selectionSet, variables)}` : '' };
 }
 
+/** Printed arguments for a row: the template's text with its "$column"s left as holes, filled per row. */
+function argumentPrinter(template: Record<string, unknown>): (row: Record<string, unknown>) => string {
+  const marked = substitute(template, new Proxy({}, { get: (_t, column) => new EnumValue(`\u0000${String(column)}\u0000`) }));
+  const pieces = printArguments(marked as Record<string, GValue>).split('\u0000');
+  if (pieces.length === 1) return () => pieces[0];
+  return (row) => {
+    let out = pieces[0];
+    for (let i = 1; i < pieces.length; i += 2) out += printValue((row[pieces[i]] ?? null) as GValue) + pieces[i + 1];
+    return out;
+  };
+}
+
 /**
- * One aliased top-level field of the query for one distinct set of join values: the template's levels, outermost
- * first, the client's arguments merged into the leaf's, the client's selection set under the leaf.
+ * The aliased top-level field of the query for one distinct set of join values: the template's levels, outermost
+ * first, the client's arguments merged into the leaf's, the client's selection set under the leaf. Compiled once per
+ * join: each level's arguments are printed once with holes for the join values (when the client adds none to it).
  */
-export function joinField(
-  alias: string, path: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>, row: Record<string, unknown>, client: ClientPart,
-): string {
-  let inner = '';
-  for (let i = path.length - 1; i >= 0; i -= 1) {
-    const level = path[i];
-    let args = substitute(level.arguments, row) as Record<string, GValue>;
-    if (i === path.length - 1) args = merge(args, client.arguments) as Record<string, GValue>;
-    const sub = i === path.length - 1 ? client.selection : ` { ${inner}  }`;
-    inner = `${i === 0 ? alias : level.name}: ${level.name}${printArguments(args)}${sub}`;
-  }
-  return inner;
+export function joinFieldPrinter(
+  path: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>, client: ClientPart,
+): (alias: string, row: Record<string, unknown>) => string {
+  const last = path.length - 1;
+  const printers = path.map((level, i) => {
+    if (i === last && Object.keys(client.arguments).length) {
+      return (row: Record<string, unknown>) => printArguments(merge(substitute(level.arguments, row), client.arguments) as Record<string, GValue>);
+    }
+    return argumentPrinter(level.arguments);
+  });
+  return (alias, row) => {
+    let inner = '';
+    for (let i = last; i >= 0; i -= 1) {
+      const sub = i === last ? client.selection : ` { ${inner}  }`;
+      inner = `${i === 0 ? alias : path[i].name}: ${path[i].name}${printers[i](row)}${sub}`;
+    }
+    return inner;
+  };
 }
 
 /** The whole query: `query  { <field> <field> }`. */

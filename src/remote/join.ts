@@ -12,7 +12,7 @@ import type { RemoteSchemaMeta } from '../../events/remote-schemas.js';
 import { remoteHeaders } from './headers.js';
 import { postToRemote } from './http.js';
 import { resolveRemote } from './introspect.js';
-import { clientPart, joinField, joinQuery } from './join-query.js';
+import { clientPart, joinFieldPrinter, joinQuery } from './join-query.js';
 
 type Json = unknown;
 type Row = Record<string, Json>;
@@ -159,8 +159,8 @@ function leafValue(v: Json, path: RemoteJoinIR['path']): Json {
 async function askRemote(env: RemoteJoinEnv, rs: RemoteSchemaMeta, batches: Batch[]): Promise<void> {
   const fields: string[] = [];
   for (const b of batches) {
-    const client = clientPart(b.join.clientArguments, b.join.selectionSet, env.variables ?? {});
-    for (const d of b.distinct.values()) fields.push(joinField(d.alias, b.join.path, d.values, client));
+    const print = joinFieldPrinter(b.join.path, clientPart(b.join.clientArguments, b.join.selectionSet, env.variables ?? {}));
+    for (const d of b.distinct.values()) fields.push(print(d.alias, d.values));
   }
   const r = resolveRemote(rs.definition, process.env);
   const headers = remoteHeaders({ configured: r.headers, session: env.session.variables, client: r.forwardClientHeaders ? env.clientHeaders ?? {} : null });
