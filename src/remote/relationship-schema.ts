@@ -73,7 +73,10 @@ function inlineFragments(set: SelectionSetNode, fragments: Map<string, FragmentD
 function remoteJoinField(t: Translator, _view: TableView, rel: RemoteRelationshipInfo, f: CollectedField): FieldIR {
   const node: FieldNode = f.node;
   const args = node.arguments?.length ? `(${node.arguments.map((a) => print(a)).join(', ')})` : '';
-  const selectionSet = node.selectionSet ? print(inlineFragments(node.selectionSet, t.cc.fragments)) : '';
+  // Every node merged under the response key contributes its selections (`m { id } m { msg }` asks for both).
+  const selections = f.nodes.flatMap((n) => n.selectionSet?.selections ?? []);
+  const merged: SelectionSetNode = { kind: Kind.SELECTION_SET, selections };
+  const selectionSet = selections.length ? print(inlineFragments(merged, t.cc.fragments)) : '';
   return {
     kind: 'remote_join',
     join: { remoteSchema: rel.remoteSchema, columns: rel.columns, path: rel.path, clientArguments: args, selectionSet },

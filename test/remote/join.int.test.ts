@@ -158,3 +158,18 @@ test('a join under an action output\'s relationship to a table', async (t) => {
   const r = await f.engine.graphql({ query: 'mutation { pick { id profile { name messageBasic { msg } } } }' });
   t.deepEqual(r.body, { data: { pick: { id: 2, profile: { name: 'bob', messageBasic: { msg: 'You lose!' } } } } });
 });
+
+test('fragments and repeated fields of the relationship reach the remote; session variables go as headers', async (t) => {
+  const f = await startFixture();
+  t.teardown(() => f.close());
+  await queryOk(f.engine, { type: 'create_remote_relationship', args: basicRelationship });
+  await queryOk(f.engine, { type: 'create_select_permission', args: { table: 'profiles', role: 'user', permission: { columns: ['id'], filter: {} } } });
+  f.remote.received.length = 0;
+  const query = 'query { profiles(where: {id: {_eq: 1}}) { messageBasic { id ...M } messageBasic { name } } } fragment M on Message { msg }';
+  const r = await f.engine.graphql({ query }, { 'x-engine-role': 'user', 'x-engine-user-id': '5' });
+  t.deepEqual(r.body, { data: { profiles: [{ messageBasic: { id: 1, msg: 'You win!', name: 'alice' } }] } });
+  t.is(f.remote.received.length, 1);
+  t.is(f.remote.received[0].body.query, 'query  { messageBasic__0: message(id: 1) { id: id  ... on Message { msg: msg  }  name: name  } }');
+  t.is(f.remote.received[0].headers['x-engine-role'], 'user');
+  t.is(f.remote.received[0].headers['x-engine-user-id'], '5');
+});
