@@ -1,10 +1,11 @@
-// Actions and Remote schemas, built on the metadata API as far as the engine serves them: the definitions
-// from export_metadata, with delete / reload / invoke where the engine has the operation.
+// Actions and Remote schemas, built on the metadata API: the definitions from export_metadata, their editors
+// (actions: ./action-editor.tsx; remote schemas below), drop / remove / reload.
 import { useEffect, useState } from 'react';
 import { query } from '../api';
 import { exportMetadata, qkey, type MetadataDoc } from '../model';
 import type { PageProps } from '../router';
 import { Confirm, ErrorBox, Json, useAction } from '../ui';
+import { ActionEditor, ActionPermissions, actionForm, emptyAction, type ActionForm } from './action-editor';
 
 function useMetadata(): [MetadataDoc | null, () => Promise<void>, ReturnType<typeof useAction>] {
   const action = useAction();
@@ -40,18 +41,27 @@ function Shell({ title, hint, error, status, children, pending, setPending, run,
 export function ActionsPage(_: PageProps) {
   const [m, reload, [run, , error]] = useMetadata();
   const [pending, setPending] = useState<Pending | null>(null);
+  const [form, setForm] = useState<ActionForm | null>(null);
+  const [status, setStatus] = useState<string | null>(null);
   const actions = m?.actions ?? [];
   return (
-    <Shell title="Actions" hint="Actions extend the GraphQL schema with custom queries and mutations served by a webhook (create_action, set_custom_types)." error={error} status={null}
+    <Shell title="Actions" hint="Actions extend the GraphQL schema with custom queries and mutations served by a webhook (create_action, set_custom_types)." error={error} status={status}
       pending={pending} setPending={setPending} run={run} reload={reload}>
+      {!form && <button onClick={() => { setStatus(null); setForm(emptyAction()); }}>Create action</button>}
+      {form && (
+        <ActionEditor form={form} setForm={setForm} customTypes={(m?.custom_types ?? {}) as Record<string, unknown>}
+          onSaved={async (name) => { setStatus(form.editing ? `Modified ${name}` : `Created ${name}`); setForm(null); await reload(); }} />
+      )}
       {m && actions.length === 0 && <p>No actions.</p>}
       {actions.map((a) => (
         <div className="card" key={a.name}>
           <div className="title-row">
             <h4>{a.name} <span className="hint">{a.definition?.type ?? 'mutation'} · roles: {(a.permissions ?? []).map((p: { role: string }) => p.role).join(', ') || 'admin only'}</span></h4>
+            <button onClick={() => { setStatus(null); setForm(actionForm(a)); }}>Modify</button>
             <button className="danger" onClick={() => setPending({ label: `Drop action ${a.name}`, body: { type: 'drop_action', args: { name: a.name } } })}>Drop</button>
           </div>
           <Json value={a.definition} />
+          <ActionPermissions action={a.name} roles={(a.permissions ?? []).map((p: { role: string }) => p.role)} reload={reload} />
         </div>
       ))}
       {m?.custom_types && Object.keys(m.custom_types).length > 0 && (
