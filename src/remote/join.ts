@@ -12,7 +12,7 @@ import type { RemoteSchemaMeta } from '../../events/remote-schemas.js';
 import { remoteHeaders } from './headers.js';
 import { postToRemote } from './http.js';
 import { resolveRemote } from './introspect.js';
-import { clientPart, joinFieldPrinter, joinQuery } from './join-query.js';
+import { clientPart, joinFieldPrinter, joinQuery, type ClientPart } from './join-query.js';
 
 type Json = unknown;
 type Row = Record<string, Json>;
@@ -143,6 +143,26 @@ interface Batch {
   distinct: Map<string, { alias: string; values: Row; sites: Site[] }>;
 }
 
+/**
+ * The client's part of a join, parsed once per join of a plan when it uses no variable (the IR node is the plan's,
+ * so a cached plan parses it once).
+ */
+const clientParts = new WeakMap<RemoteJoinIR, ClientPart>();
+function cachedClientPart(join: RemoteJoinIR, variables: Record<string, unknown>): ClientPart {
+  const usesVariables = join.clientArguments.includes('$') || join.selectionSet.includes('$');
+  if (usesVariables) return clientPart(join.clientArguments, join.selectionSet, variables);
+  let part = clientParts.get(join);
+  if (!part) clientParts.set(join, (part = clientPart(join.clientArguments, join.selectionSet, {})));
+  return part;
+}
+
+/** A distinct set of join values as a map key (one column, the common case: its value with its type). */
+function valuesKey(columns: readonly string[], values: Row): string {
+  const v = columns.length === 1 ? values[columns[0]] : undefined;
+  if (columns.length === 1 && (typeof v !== 'object' || v === null)) return `${typeof v}:${String(v)}`;
+  return JSON.stringify(columns.map((c) => values[c] ?? null));
+}
+
 const remoteFailure = (errors: unknown): EngineError => new EngineError('unexpected', 'Errors from remote server', { status: 200, internal: { errors } });
 
 /** Picks the leaf's value out of a top-level field's answer (a nested template answers through its levels). */
@@ -159,7 +179,7 @@ function leafValue(v: Json, path: RemoteJoinIR['path']): Json {
 async function askRemote(env: RemoteJoinEnv, rs: RemoteSchemaMeta, batches: Batch[]): Promise<void> {
   const fields: string[] = [];
   for (const b of batches) {
-    const print = joinFieldPrinter(b.join.path, clientPart(b.join.clientArguments, b.join.selectionSet, env.variables ?? {}));
+    const print = joinFieldPrinter(b.join.path, cachedClientPart(b.join, env.variables ?? {}));
     for (const d of b.distinct.values()) fields.push(print(d.alias, d.values));
   }
   const r = resolveRemote(rs.definition, process.env);
@@ -205,7 +225,7 @@ export async function runRemoteJoins(env: RemoteJoinEnv, roots: ReadonlyArray<re
     for (const s of entry.sites) {
       const values = s.holder[s.key] as Row | null;
       if (values === null || typeof values !== 'object') continue;
-      const k = JSON.stringify(join.columns.map((c) => values[c] ?? null));
+      const k = valuesKey(join.columns, values);
       let d = batch.distinct.get(k);
       if (!d) batch.distinct.set(k, (d = { alias: `${base}__${batch.distinct.size}`, values, sites: [] }));
       d.sites.push(s);
