@@ -57,3 +57,9 @@ test('a join column renamed is renamed in the relationship; untracking the table
   });
   given(cat, AUTHOR_TRACKED, RS_ADDED, CREATED).when({ type: 'untrack_table', args: { table: 'author' } }).then(t, [ev('table_untracked', { table: author })]);
 });
+
+test('a relationship cannot take a remote relationship\'s name', (t) => {
+  given(cat, AUTHOR_TRACKED, RS_ADDED, CREATED)
+    .when({ type: 'create_array_relationship', args: { table: 'author', name: 'greeting', using: { manual_configuration: { remote_table: 'author', column_mapping: { id: 'id' } } } } })
+    .throws(t, { code: 'already-exists', message: 'column/relationship "greeting" of table "author" already exists' });
+});
