@@ -173,3 +173,17 @@ test('fragments and repeated fields of the relationship reach the remote; sessio
   t.is(f.remote.received[0].headers['x-engine-role'], 'user');
   t.is(f.remote.received[0].headers['x-engine-user-id'], '5');
 });
+
+test('a remote answering what is not GraphQL: an error, not a crash', async (t) => {
+  const f = await startFixture();
+  t.teardown(() => f.close());
+  await queryOk(f.engine, { type: 'create_remote_relationship', args: basicRelationship });
+  f.remote.options.body = 'not json';
+  const r = await f.engine.graphql({ query: '{ profiles { messageBasic { msg } } }' });
+  t.like(r.body, { errors: [{ message: 'Invalid response from remote server', extensions: { code: 'unexpected' } }] });
+  f.remote.options.body = '{"data": null}';
+  const n = await f.engine.graphql({ query: '{ profiles { messageBasic { msg } } }' });
+  t.like(n.body, { errors: [{ message: '"data" field not found in remote response', extensions: { code: 'unexpected' } }] });
+  delete f.remote.options.body;
+  t.is((await f.engine.graphql({ query: '{ profiles(limit: 1) { messageBasic { msg } } }' })).status, 200);
+});
