@@ -4,6 +4,7 @@
 // variables) are merged into the template's with the row's join values substituted for its "$column"s.
 import { Kind, parse, type ArgumentNode, type FieldNode, type SelectionNode, type SelectionSetNode, type ValueNode } from 'graphql';
 import { templateVariable } from '../../events/remote-relationships.js';
+import { RawNumber } from './json-lossless.js';
 
 /** An enum value of a client's argument (printed bare, unlike a string). */
 export class EnumValue {
@@ -11,10 +12,10 @@ export class EnumValue {
 }
 
 /** A GraphQL input value: JSON plus enum values. */
-export type GValue = null | boolean | number | string | EnumValue | GValue[] | { [k: string]: GValue };
+export type GValue = null | boolean | number | string | EnumValue | RawNumber | GValue[] | { [k: string]: GValue };
 
 const isPlainObject = (v: unknown): v is Record<string, GValue> =>
-  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof EnumValue);
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof EnumValue) && !(v instanceof RawNumber);
 
 /** A literal with the request's variables substituted (an absent variable leaves its field out). */
 export function valueOf(node: ValueNode, variables: Record<string, unknown>): GValue | undefined {
@@ -71,6 +72,7 @@ export function merge(template: GValue, client: GValue): GValue {
 
 export function printValue(v: GValue): string {
   if (v === null) return 'null';
+  if (v instanceof RawNumber) return v.text;
   if (v instanceof EnumValue) return v.name;
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);

@@ -13,6 +13,7 @@ import { remoteHeaders } from './headers.js';
 import { postToRemote } from './http.js';
 import { resolveRemote } from './introspect.js';
 import { clientPart, joinFieldPrinter, joinQuery, type ClientPart } from './join-query.js';
+import { parseLossless, stringifyLossless } from './json-lossless.js';
 
 type Json = unknown;
 type Row = Record<string, Json>;
@@ -176,7 +177,8 @@ function leafValue(v: Json, path: RemoteJoinIR['path']): Json {
   return cur;
 }
 
-async function askRemote(env: RemoteJoinEnv, rs: RemoteSchemaMeta, batches: Batch[]): Promise<void> {
+/** Asks one remote for its batches and fills their sites; true when its answer held integers beyond 2^53. */
+async function askRemote(env: RemoteJoinEnv, rs: RemoteSchemaMeta, batches: Batch[]): Promise<boolean> {
   const fields: string[] = [];
   for (const b of batches) {
     const print = joinFieldPrinter(b.join.path, cachedClientPart(b.join, env.variables ?? {}));
@@ -187,8 +189,11 @@ async function askRemote(env: RemoteJoinEnv, rs: RemoteSchemaMeta, batches: Batc
   const reply = await postToRemote(r.url, headers, JSON.stringify({ query: joinQuery(fields) }), r.timeoutSeconds);
   env.setCookie.push(...reply.setCookie);
   let body: { data?: Record<string, Json> | null; errors?: unknown };
+  let big: boolean;
   try {
-    body = JSON.parse(reply.body) as typeof body;
+    const parsed = parseLossless(reply.body);
+    body = parsed.value as typeof body;
+    big = parsed.big;
   } catch {
     throw new EngineError('unexpected', 'Invalid response from remote server', { status: 200, internal: { response: reply.body.slice(0, 1000) } });
   }
@@ -202,6 +207,7 @@ async function askRemote(env: RemoteJoinEnv, rs: RemoteSchemaMeta, batches: Batc
       for (const s of d.sites) s.holder[s.key] = value;
     }
   }
+  return big;
 }
 
 /**
@@ -209,7 +215,8 @@ async function askRemote(env: RemoteJoinEnv, rs: RemoteSchemaMeta, batches: Batc
  * answering with errors fails the request with the original's "Errors from remote server" (its errors as `internal`).
  */
 export async function runRemoteJoins(env: RemoteJoinEnv, roots: ReadonlyArray<readonly [string, RootFieldIR]>, dataText: string): Promise<string> {
-  const data = JSON.parse(dataText) as Row;
+  const parsed = parseLossless(dataText);
+  const data = parsed.value as Row;
   const sites = new Sites();
   for (const [key, r] of roots) sites.root(data[key], r);
   const byRemote = new Map<string, Batch[]>();
@@ -236,10 +243,10 @@ export async function runRemoteJoins(env: RemoteJoinEnv, roots: ReadonlyArray<re
     byRemote.set(join.remoteSchema, list);
   }
   if (byRemote.size === 0) return dataText;
-  await Promise.all([...byRemote].map(([name, batches]) => {
+  const bigAnswers = await Promise.all([...byRemote].map(([name, batches]) => {
     const rs = env.remoteSchemas.find((r) => r.name === name);
     if (!rs) throw new EngineError('unexpected', `remote schema with name "${name}" not found`, { status: 200 });
     return askRemote(env, rs, batches);
   }));
-  return JSON.stringify(data);
+  return parsed.big || bigAnswers.some(Boolean) ? stringifyLossless(data) : JSON.stringify(data);
 }

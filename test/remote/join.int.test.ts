@@ -187,3 +187,17 @@ test('a remote answering what is not GraphQL: an error, not a crash', async (t) 
   delete f.remote.options.body;
   t.is((await f.engine.graphql({ query: '{ profiles(limit: 1) { messageBasic { msg } } }' })).status, 200);
 });
+
+test('a bigint join key beyond 2^53 reaches the remote and comes back exact', async (t) => {
+  const f = await startFixture();
+  t.teardown(() => f.close());
+  await queryOk(f.engine, { type: 'run_sql', args: { sql: 'alter table profiles add column big bigint; update profiles set big = 9007199254740993 + id;' } });
+  await queryOk(f.engine, {
+    type: 'create_remote_relationship',
+    args: { name: 'echo', table: 'profiles', engine_fields: ['big'], remote_schema: 'my-remote', remote_field: { echo: { arguments: { id: '$big' } } } },
+  });
+  f.remote.received.length = 0;
+  const r = await f.engine.graphql({ query: '{ profiles(where: {id: {_eq: 1}}) { big echo } }' });
+  t.is(r.text, '{"data":{"profiles":[{"big":9007199254740994,"echo":"9007199254740994"}]}}');
+  t.is(f.remote.received[0].body.query, 'query  { echo__0: echo(id: 9007199254740994) }');
+});

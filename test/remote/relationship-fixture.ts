@@ -20,6 +20,7 @@ export const REMOTE_SDL = `
     message(id: Int!): Message
     getOccupation(name: String!): Occupation!
     slow: String
+    echo(id: ID!): String
   }
 `;
 
@@ -50,6 +51,7 @@ export const ROOT = {
   users: ({ user_ids }: { user_ids: number[] }) => user_ids.map((user_id) => ({ user_id, userMessages: () => MESSAGES.filter((m) => m.id === user_id) })),
   getOccupation: ({ name }: { name: string }) => (name === 'alice' ? 'SINGER' : 'ARTIST'),
   slow: () => new Promise((r) => setTimeout(() => r('late'), 3000)),
+  echo: ({ id }: { id: string }) => id,
 };
 
 export interface Fixture {
