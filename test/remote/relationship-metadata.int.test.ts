@@ -69,6 +69,8 @@ test('update and delete; export, replace_metadata and the history keep them', as
   const created = history.entries.find((e) => e.summary.startsWith('created remote relationship'))!;
   const then = (await f.engine.query({ type: 'engine_history_export', args: { version: created.seq } })).body;
   t.is(then.tables[0].remote_relationships[0].name, 'messageBasic');
+  const diff = (await f.engine.query({ type: 'engine_history_diff', args: { from: created.seq - 1, to: created.seq } })).body as { changes: Array<{ kind: string; path: string }> };
+  t.deepEqual(diff.changes.map((c) => [c.kind, c.path]), [['added', 'tables[public.profiles].remote_relationships[messageBasic]']]);
   await queryOk(f.engine, { type: 'clear_metadata', args: {} });
   t.deepEqual((await f.engine.query({ type: 'export_metadata', args: {} })).body.tables, []);
 });
