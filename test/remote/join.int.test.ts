@@ -201,3 +201,14 @@ test('a bigint join key beyond 2^53 reaches the remote and comes back exact', as
   t.is(r.text, '{"data":{"profiles":[{"big":9007199254740995,"echo":"9007199254740995"}]}}');
   t.is(f.remote.received[0].body.query, 'query  { echo__0: echo(id: 9007199254740995) }');
 });
+
+test('explain shows the database part of a query with a remote relationship', async (t) => {
+  const f = await startFixture();
+  t.teardown(() => f.close());
+  await queryOk(f.engine, { type: 'create_remote_relationship', args: basicRelationship });
+  const r = await f.engine.post('/v1/graphql/explain', { query: { query: '{ profiles { messageBasic { msg } } }' } });
+  t.is(r.status, 200, r.text);
+  const [plan] = r.body as Array<{ field: string; sql: string }>;
+  t.is(plan.field, 'profiles');
+  t.regex(plan.sql, /json_build_object\('id'::text, /);
+});
