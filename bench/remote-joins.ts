@@ -1,10 +1,11 @@
 // Remote relationships (issue 30): a table of 1,000 rows joined to a remote field on loopback (a server in this
-// process answering join queries at once, without a GraphQL executor, counting what it receives). Reports, per GraphQL request, the remote HTTP
-// requests and aliased fields sent, and the request's latency against the same query without the remote field
+// process answering join queries at once, without a GraphQL executor, counting what it receives). Reports, per
+// GraphQL request, the remote HTTP requests and aliased fields sent, and the request's latency against the same query without the remote field
 // (sequential requests, interleaved, medians and p90), for 100 distinct join keys and for 1,000 (every row its own).
 // usage: node --import tsx bench/remote-joins.ts [--requests 100] [--port P] [--database NAME]
 //   DATABASE_URL: the Postgres server; --port: the engine's port, the remote's is P+1 (default: free ports);
-//   --database: the bench's own database, dropped and re-created (default bench_remote_joins).
+//   --database: the bench's own database, dropped and re-created (default bench_remote_joins);
+//   BENCH_NODE_FLAGS: node flags for the engine (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
 import http from 'node:http';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
