@@ -212,3 +212,11 @@ test('explain shows the database part of a query with a remote relationship', as
   t.is(plan.field, 'profiles');
   t.regex(plan.sql, /json_build_object\('id'::text, /);
 });
+
+test('a request mixing a remote root field and a table with a remote relationship', async (t) => {
+  const f = await startFixture();
+  t.teardown(() => f.close());
+  await queryOk(f.engine, { type: 'create_remote_relationship', args: basicRelationship });
+  const r = await f.engine.graphql({ query: '{ hello profiles(where: {id: {_eq: 3}}) { messageBasic { msg } } }' });
+  t.deepEqual(r.body, { data: { hello: 'world', profiles: [{ messageBasic: { msg: 'Another alice' } }] } });
+});
