@@ -1,4 +1,4 @@
-// Remote relationships over websockets: a query with a remote join is answered as over HTTP (one data message);
+// Remote relationships over websockets: a query or a mutation with a remote join is answered as over HTTP (one data message);
 // a subscription selecting one is refused before execution with the original's message. Real engine, real
 // Postgres, a real graphql-js server on loopback.
 import test from 'ava';
@@ -6,7 +6,7 @@ import { queryOk } from '../helpers/engine.js';
 import { WsClient } from '../helpers/ws.js';
 import { basicRelationship, startFixture } from './relationship-fixture.js';
 
-test('websocket: a query with a remote join, and a subscription refused', async (t) => {
+test('websocket: a query and a mutation with a remote join, and a subscription refused', async (t) => {
   const f = await startFixture();
   t.teardown(() => f.close());
   await queryOk(f.engine, { type: 'create_remote_relationship', args: basicRelationship });
@@ -17,6 +17,11 @@ test('websocket: a query with a remote join, and a subscription refused', async 
     id: '1', type: 'data', payload: { data: { profiles: [{ id: 1, messageBasic: { msg: 'You win!' } }, { id: 2, messageBasic: { msg: 'You lose!' } }] } },
   });
   t.deepEqual(await c.nextFor('1'), { id: '1', type: 'complete' });
+  c.send({ id: 'm', type: 'start', payload: { query: 'mutation { update_profiles(where: {id: {_eq: 2}}, _set: {name: "b"}) { returning { name messageBasic { msg } } } }' } });
+  t.deepEqual(await c.nextFor('m'), {
+    id: 'm', type: 'data', payload: { data: { update_profiles: { returning: [{ name: 'b', messageBasic: { msg: 'You lose!' } }] } } },
+  });
+  t.deepEqual(await c.nextFor('m'), { id: 'm', type: 'complete' });
   c.send({ id: 's', type: 'start', payload: { query: 'subscription { profiles { id messageBasic { msg } } }' } });
   t.deepEqual(await c.nextFor('s'), {
     id: 's', type: 'error', payload: { errors: [{ extensions: { path: '$', code: 'not-supported' }, message: 'Remote relationships are not allowed in subscriptions' }] },
