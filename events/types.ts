@@ -5,6 +5,7 @@ import type { ActionDefinition, ActionMeta, CustomTypes } from './actions.js';
 import type { CronTriggerMeta } from './cron-triggers.js';
 import type { EventTriggerConf } from './event-triggers.js';
 import type { RemoteSchemaMeta } from './remote-schemas.js';
+import type { RemoteRelationshipMeta } from './remote-relationships.js';
 import type { PermissionDefs } from './permissions.js';
 
 // ---------------------------------------------------------------------------------------------------------------
@@ -84,8 +85,8 @@ export interface TableMeta {
   update_permissions: Record<string, PermissionMeta<'update'>>;
   delete_permissions: Record<string, PermissionMeta<'delete'>>;
   event_triggers: EventTriggerConf[];
-  /** Stored as given (no operation creates them yet). */
-  remote_relationships: unknown[];
+  /** create_remote_relationship's (events/remote-relationships.ts), in creation order. */
+  remote_relationships: RemoteRelationshipMeta[];
 }
 
 export interface FunctionMeta {
@@ -200,6 +201,10 @@ export interface EventData {
   remote_schema_removed: { name: string };
   /** A fact other instances act on: the remote was introspected again (they introspect it again when they fold it). */
   remote_schema_reloaded: { name: string };
+  remote_relationship_created: { table: QualifiedName; relationship: RemoteRelationshipMeta };
+  /** update_remote_relationship: the definition replaced, the position kept. */
+  remote_relationship_updated: { table: QualifiedName; relationship: RemoteRelationshipMeta };
+  remote_relationship_deleted: { table: QualifiedName; name: string };
   query_collection_created: { collection: QueryCollection };
   query_collection_dropped: { name: string };
   collection_query_added: { collection: string; query: CollectionQuery };
@@ -259,6 +264,9 @@ export const CATALOG_EFFECT: Record<EventType, CatalogEffect> = {
   remote_schema_added: 'none',
   remote_schema_removed: 'none',
   remote_schema_reloaded: 'none',
+  remote_relationship_created: 'none',
+  remote_relationship_updated: 'none',
+  remote_relationship_deleted: 'none',
   query_collection_created: 'none',
   query_collection_dropped: 'none',
   collection_query_added: 'none',

@@ -1,6 +1,6 @@
 // evolve: Metadata × Event → Metadata, with immer. One exhaustive switch; never rejects an event (decide validated it).
 import { produce, type Draft } from 'immer';
-import { applyFamilyEvent, renameTriggerColumn } from './evolve-families.js';
+import { applyFamilyEvent, applyRemoteRelationshipEvent, renameRemoteRelationshipColumn, renameTriggerColumn } from './evolve-families.js';
 import { applyCronTriggerEvent, keptCronTriggers } from './evolve-cron.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../src/core/names.js';
 import {
@@ -68,6 +68,7 @@ function apply(draft: Draft<Metadata>, event: Event): void {
     case 'column_renamed':
       renameColumn(draft, event.data.table, event.data.from, event.data.to);
       renameTriggerColumn(draft, event.data.table, event.data.from, event.data.to);
+      renameRemoteRelationshipColumn(draft, event.data.table, event.data.from, event.data.to);
       return;
     case 'function_tracked':
       draft.functions[qualifiedKey(event.data.function)] = {
@@ -153,6 +154,11 @@ function apply(draft: Draft<Metadata>, event: Event): void {
     case 'remote_schema_added':
     case 'remote_schema_removed':
       applyFamilyEvent(draft, event);
+      return;
+    case 'remote_relationship_created':
+    case 'remote_relationship_updated':
+    case 'remote_relationship_deleted':
+      applyRemoteRelationshipEvent(draft, event);
       return;
     case 'query_collection_created':
       draft.query_collections.push(clone(event.data.collection));

@@ -10,6 +10,7 @@ import { arrRelUsing, comment, computedFieldDefinition, decode, functionName, ob
 import { permissionSchemas } from '../events/permissions.js';
 import { actionDefinition, customTypes, normaliseCustomTypes, type ActionMeta, type CustomTypes } from '../events/actions.js';
 import { exportCustomTypes } from '../events/custom-types-json.js';
+import { storedRemoteRelationshipShape } from '../events/remote-relationships.js';
 import {
   emptyMetadata,
   emptyTableMeta,
@@ -108,7 +109,7 @@ export function exportTable(t: TableMeta): Record<string, unknown> {
       return o;
     });
   }
-  if (t.remote_relationships.length) out.remote_relationships = [...(t.remote_relationships as Array<{ name: string }>)].sort(byName);
+  if (t.remote_relationships.length) out.remote_relationships = [...t.remote_relationships].sort(byName);
   for (const kind of PERM_KINDS) {
     const perms = Object.values(t[permKey(kind)]).sort(byRole);
     if (perms.length) out[`${kind}_permissions`] = perms.map((p) => exportPermission(kind, p as PermissionMeta));
@@ -204,7 +205,7 @@ const tableEntry = z
     object_relationships: list(relEntry(objRelUsing)),
     array_relationships: list(relEntry(arrRelUsing)),
     computed_fields: list(z.object({ name: z.string(), definition: computedFieldDefinition, comment })),
-    remote_relationships: list(z.unknown()),
+    remote_relationships: list(storedRemoteRelationshipShape),
     insert_permissions: list(permEntry('insert')),
     select_permissions: list(permEntry('select')),
     update_permissions: list(permEntry('update')),

@@ -166,6 +166,9 @@ export function summarize(e: Summarised): string {
     case 'remote_schema_added': return `added remote schema ${String(((d.remote_schema ?? {}) as Obj).name)}`;
     case 'remote_schema_removed': return `removed remote schema ${String(d.name)}`;
     case 'remote_schema_reloaded': return `reloaded remote schema ${String(d.name)}`;
+    case 'remote_relationship_created': return `created remote relationship ${String(((d.relationship ?? {}) as Obj).name)} on ${t}`;
+    case 'remote_relationship_updated': return `updated remote relationship ${String(((d.relationship ?? {}) as Obj).name)} on ${t}`;
+    case 'remote_relationship_deleted': return `deleted remote relationship ${String(d.name)} on ${t}`;
     case 'query_collection_created': return `created query collection ${String(((d.collection ?? {}) as Obj).name)}`;
     case 'query_collection_dropped': return `dropped query collection ${String(d.name)}`;
     case 'collection_query_added': return `added query ${String(((d.query ?? {}) as Obj).name)} to collection ${String(d.collection)}`;

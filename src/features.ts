@@ -10,6 +10,9 @@ import { actionMutationFields, actionQueryFields } from './actions/root-fields.j
 import { runActionRoot } from './actions/execute.js';
 import { remoteSchemaCheck, withRemoteSchemas } from './remote/schema.js';
 import { remoteAnswer } from './remote/execute.js';
+import { hasRemoteJoins, runRemoteJoins } from './remote/join.js';
+import { remoteRelationshipCheck } from './remote/relationship-info.js';
+import { withRemoteRelationships } from './remote/relationship-schema.js';
 import { cronTriggerCheck } from './scheduled/check.js';
 import { ScheduledWorker } from './scheduled/worker.js';
 import { registerScheduledMetrics } from './scheduled/metrics.js';
@@ -57,10 +60,12 @@ const actions: SchemaExtensions = { queryFields: [actionQueryFields], mutationFi
  * field clashing with an action is a conflict), and merged into every role's schema after them.
  */
 export const features: Features = {
-  cacheChecks: [remoteSchemaCheck(actions), cronTriggerCheck],
+  cacheChecks: [remoteSchemaCheck(actions), remoteRelationshipCheck, cronTriggerCheck],
   remoteSchemasAfter: introspectionsAfter,
-  extensions: { ...actions, roleSchema: [withRemoteSchemas] },
+  extensions: { ...actions, roleSchema: [withRemoteSchemas, withRemoteRelationships] },
   runAction: runActionRoot,
   remoteAnswer,
+  hasRemoteJoins,
+  remoteJoins: runRemoteJoins,
   workers: [eventDeliveries, scheduledDeliveries, asyncActionsWorker],
 };

@@ -56,7 +56,10 @@ export interface TableEntry {
   update_permissions?: PermissionEntry[];
   delete_permissions?: PermissionEntry[];
   event_triggers?: Array<Record<string, any>>;
+  remote_relationships?: RemoteRelEntry[];
 }
+export interface RemoteFieldCall { arguments: Record<string, unknown>; field?: Record<string, RemoteFieldCall> }
+export interface RemoteRelEntry { name: string; definition: { remote_schema: string; engine_fields: string[]; remote_field: Record<string, RemoteFieldCall> } }
 export interface MetadataDoc {
   version: number;
   tables: TableEntry[];

@@ -29,6 +29,7 @@ export type ObjId =
   | { kind: 'relationship'; table: QualifiedName; name: string }
   | { kind: 'computed_field'; table: QualifiedName; name: string }
   | { kind: 'event_trigger'; table: QualifiedName; name: string }
+  | { kind: 'remote_relationship'; table: QualifiedName; name: string }
   | { kind: 'permission'; table: QualifiedName; role: string; perm: PermKind }
   | { kind: 'function'; fn: QualifiedName };
 
@@ -40,6 +41,7 @@ export function reportObj(o: ObjId): string {
     case 'relationship': return `relationship ${displayName(o.table)}.${o.name}`;
     case 'computed_field': return `computed field ${displayName(o.table)}.${o.name}`;
     case 'event_trigger': return `event-trigger ${displayName(o.table)}.${o.name}`;
+    case 'remote_relationship': return `remote relationship ${displayName(o.table)}.${o.name}`;
     case 'permission': return `permission ${displayName(o.table)}.${o.role}.${o.perm}`;
     case 'function': return `function ${displayName(o.fn)}`;
   }
@@ -169,6 +171,11 @@ export function metadataObjects(m: Metadata, catalog: PgCatalog): MetaObject[] {
       const cols = new Set(specs.flatMap((s) => [s?.columns, s?.payload]).flatMap((c) => (Array.isArray(c) ? c : [])));
       out.push({ id: { kind: 'event_trigger', table, name: et.name }, deps: [{ kind: 'table', table }, ...[...cols].map((column): ObjId => ({ kind: 'column', table, column }))] });
     }
+    // A remote relationship uses its table and its join columns (its remote schema: events/decide/remote-schemas.ts).
+    for (const r of t.remote_relationships) {
+      const cols = r.definition.engine_fields.map((column): ObjId => ({ kind: 'column', table, column }));
+      out.push({ id: { kind: 'remote_relationship', table, name: r.name }, deps: [{ kind: 'table', table }, ...cols] });
+    }
   }
   for (const f of Object.values(m.functions)) {
     const pgf = catalog.functions[qualifiedKey(f.function)];
@@ -222,13 +229,14 @@ export function dependencyError(objs: ObjId[], path = '$.args'): EngineError {
 
 /** Drop events for objects, dependents first (permissions, then relationships and computed fields, then functions). */
 export function dropEvents(objs: ObjId[]): Event[] {
-  const rank: Record<ObjId['kind'], number> = { event_trigger: 0, permission: 0, relationship: 1, computed_field: 1, function: 2, table: 3, column: 9, constraint: 9 };
+  const rank: Record<ObjId['kind'], number> = { event_trigger: 0, permission: 0, remote_relationship: 1, relationship: 1, computed_field: 1, function: 2, table: 3, column: 9, constraint: 9 };
   const out: Event[] = [];
   for (const o of [...objs].sort((a, b) => rank[a.kind] - rank[b.kind])) {
     if (o.kind === 'permission') out.push(ev('permission_dropped', { table: o.table, kind: o.perm, role: o.role }));
     else if (o.kind === 'relationship') out.push(ev('relationship_dropped', { table: o.table, name: o.name }));
     else if (o.kind === 'computed_field') out.push(ev('computed_field_dropped', { table: o.table, name: o.name }));
     else if (o.kind === 'event_trigger') out.push(ev('event_trigger_deleted', { name: o.name }));
+    else if (o.kind === 'remote_relationship') out.push(ev('remote_relationship_deleted', { table: o.table, name: o.name }));
     else if (o.kind === 'function') out.push(ev('function_untracked', { function: o.fn }));
     else if (o.kind === 'table') out.push(ev('table_untracked', { table: o.table }));
   }

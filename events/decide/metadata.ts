@@ -65,6 +65,7 @@ function idToObj(a: string[]): ObjId | null {
     case 'permission': return { kind: 'permission', table, role: a[3], perm: a[4] as PermKind };
     case 'function': return { kind: 'function', fn: table };
     case 'event_trigger': return { kind: 'event_trigger', table, name: a[3] };
+    case 'remote_relationship': return { kind: 'remote_relationship', table, name: a[3] };
     default: return null;
   }
 }

@@ -12,10 +12,11 @@ export type RelationshipCommand =
   | { op: 'rename_relationship'; table: QualifiedName; name: string; new_name: string }
   | { op: 'set_relationship_comment'; table: QualifiedName; name: string; comment: string | null };
 
-/** A field name is taken by a column, a relationship or a computed field. */
+/** A field name is taken by a column, a relationship, a computed field or a remote relationship. */
 export function fieldExists(ctx: DecideContext, t: TableMeta, name: string): boolean {
   const pg = pgTableOf(ctx.catalog, t.table);
-  return Boolean(pg?.columns.some((c) => c.name === name) || relationshipOf(t, name) || own(t.computed_fields, name));
+  return Boolean(pg?.columns.some((c) => c.name === name) || relationshipOf(t, name) || own(t.computed_fields, name))
+    || t.remote_relationships.some((r) => r.name === name);
 }
 
 function existingRelationship(ctx: DecideContext, t: TableMeta, name: string) {

@@ -51,6 +51,8 @@ export interface ExecuteContext {
    * request object as sent; `db` answers the database part of a mixed request.
    */
   remote?: (req: GraphQLRequest, raw: unknown, db: (req: GraphQLRequest) => Promise<string>) => Promise<string> | null;
+  /** Remote relationships (src/remote/join.ts, through ExecutorFeatures): a plan with remote joins needs them. */
+  remoteJoins?: Pick<ExecutorFeatures, 'hasRemoteJoins' | 'remoteJoins'>;
 }
 
 /**

@@ -47,6 +47,23 @@ export function queryStatement(
 export async function runData(
   ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient,
 ): Promise<string> {
+  const data = await runDatabase(ctx, plan, variables, req, tx);
+  return plan.joins ? withRemoteJoins(ctx, plan.joins, data, req) : data;
+}
+
+/** A data object's text with its remote relationships' values fetched (src/remote/join.ts). */
+export function withRemoteJoins(ctx: ExecuteContext, fields: NonNullable<Plan['joins']>, data: string, req: GraphQLRequest): Promise<string> {
+  const joins = ctx.remoteJoins;
+  if (!joins) throw new Error('a plan with remote joins, but no remote joins in the context');
+  return joins.remoteJoins({
+    remoteSchemas: ctx.state.metadata.remote_schemas, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null,
+    variables: req.variables ?? null, setCookie: ctx.reply?.setCookie ?? [],
+  }, fields, data);
+}
+
+async function runDatabase(
+  ctx: ExecuteContext, plan: Plan, variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient,
+): Promise<string> {
   if (!plan.sequential) {
     const q = queryStatement(ctx, plan, variables, req);
     if (q === null) return splice(plan.pieces, null);

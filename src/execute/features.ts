@@ -8,6 +8,7 @@ import type { EngineState } from '../cache/state.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { SchemaExtensions } from '../graphql/role-schema.js';
 import type { ActionRootIR } from '../ir/action.js';
+import type { RootFieldIR } from '../ir/operation.js';
 
 /** The client's request headers (actions and remote schemas with forward_client_headers pass them on). */
 export type ClientHeaders = Record<string, string | string[] | undefined>;
@@ -40,6 +41,17 @@ export interface RemoteContext {
   cacheSize: number;
 }
 
+/** What running a request's remote joins needs (src/remote/join.ts). */
+export interface RemoteJoinEnv {
+  remoteSchemas: EngineState['metadata']['remote_schemas'];
+  session: Session;
+  clientHeaders: ClientHeaders | null;
+  /** The request's variables as sent (the client's arguments of a remote relationship may use them). */
+  variables: Record<string, unknown> | null;
+  /** Set-Cookie values of the remotes' answers, for the HTTP response. */
+  setCookie: string[];
+}
+
 /** Answers a GraphQL request (body text: `{"data":...}` or `{"errors":...}`); never throws. */
 export type Answer = (req: GraphQLRequest) => Promise<string>;
 
@@ -52,6 +64,10 @@ export interface ExecutorFeatures {
    * the request object as the client sent it; `db` answers the database part of a request that mixes both.
    */
   remoteAnswer(ctx: RemoteContext, req: GraphQLRequest, raw: unknown, db: Answer): Promise<string> | null;
+  /** Whether root fields select remote relationships (their plan then runs remoteJoins on its data). */
+  hasRemoteJoins(fields: ReadonlyArray<readonly [string, RootFieldIR]>): boolean;
+  /** The data object's text with the remote relationships' values fetched and spliced in (src/remote/join.ts). */
+  remoteJoins(env: RemoteJoinEnv, fields: ReadonlyArray<readonly [string, RootFieldIR]>, data: string): Promise<string>;
 }
 
 /** Where one read runs: a read replica's pool or the primary's (src/replicas picks it). */

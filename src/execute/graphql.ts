@@ -80,6 +80,7 @@ export function baseExecuteContext(ctx: GraphQLRequestContext, front: Front): Ex
     clientHeaders: null,
     reply: undefined,
     remote: undefined,
+    remoteJoins: ctx.features,
   };
 }
 

@@ -6,7 +6,7 @@ import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { ActionEnv } from './features.js';
 import type { ExecuteContext } from './context.js';
 import type { MixedStep, Plan } from './plan.js';
-import { inSessionTransaction, runData } from './database.js';
+import { inSessionTransaction, runData, withRemoteJoins } from './database.js';
 
 const touchesDb = (s: MixedStep): boolean => 'plan' in s || s.action.kind === 'action_enqueue';
 
@@ -38,7 +38,8 @@ async function runSteps(
       continue;
     }
     try {
-      parts.push(`${JSON.stringify(s.key)}:${await runAction(env, s.action)}`);
+      const part = `{${JSON.stringify(s.key)}:${await runAction(env, s.action)}}`;
+      parts.push((s.joins ? await withRemoteJoins(ctx, s.joins, part, req) : part).slice(1, -1));
     } catch (e) {
       if (e instanceof EngineError && ctx.reply) ctx.reply.errorStatus = e.status;
       throw e;

@@ -2,6 +2,7 @@
 // found in the plan cache (per state, role, query text; Note [Shape-keyed plans]: per variable shape too) or made
 // by the GraphQL front (ctx.prepare) on a miss.
 import { createHash } from 'node:crypto';
+import { EngineError } from '../core/errors.js';
 import type { Lru } from '../core/lru.js';
 import type { EngineState } from '../cache/state.js';
 import type { ActionRootIR } from '../ir/action.js';
@@ -32,10 +33,12 @@ export interface Plan {
   coerceVariables: PreparedOperation['coerceVariables'];
   /** Operations with action fields: runs of other root fields (each a plan) and the action fields, in order. */
   mixed?: MixedStep[];
+  /** Root fields selecting remote relationships: their remote joins run on the plan's data (src/remote/join.ts). */
+  joins?: OperationIR['fields'];
 }
 
 /** One step of a plan with action fields: a plan for the root fields between two action fields, or an action field. */
-export type MixedStep = { plan: Plan } | { key: string; action: ActionRootIR };
+export type MixedStep = { plan: Plan } | { key: string; action: ActionRootIR; joins?: OperationIR['fields'] };
 
 const namedStatement = (c: CompiledSql): Statement => ({ ...c, name: `e_${createHash('sha1').update(c.text).digest('base64url').slice(0, 27)}` });
 const unnamed = (c: CompiledSql): Statement => ({ ...c, name: undefined });
@@ -57,9 +60,14 @@ const withVariables = (plan: Plan, variables: Record<string, unknown>): Plan => 
 const MAX_SHAPE = 16384;
 
 /** `keep`: the plan is kept (its statements named, prepared once per connection); else its statements are unnamed. */
-function buildPlan(p: PreparedOperation, keep: boolean): Plan {
+function buildPlan(p: PreparedOperation, keep: boolean, joins: boolean): Plan {
+  const plan = buildPlanOf(p, keep, joins);
+  return joins && !plan.mixed ? { ...plan, joins: p.ir.fields } : plan;
+}
+
+function buildPlanOf(p: PreparedOperation, keep: boolean, joins: boolean): Plan {
   const { ir } = p;
-  if (ir.fields.some(([, f]) => f.kind === 'action_root')) return mixedPlan(p, keep);
+  if (ir.fields.some(([, f]) => f.kind === 'action_root')) return mixedPlan(p, keep, joins);
   const named = keep ? namedStatement : unnamed;
   const databaseFields = ir.fields.filter(([, f]) => f.kind !== 'typename' && f.kind !== 'raw').map(([key]) => key);
   if (ir.operation === 'mutation') {
@@ -73,18 +81,18 @@ function buildPlan(p: PreparedOperation, keep: boolean): Plan {
 }
 
 /** Action fields run on their own (a handler call is no SQL); the other root fields keep their statements. */
-function mixedPlan(p: PreparedOperation, keep: boolean): Plan {
+function mixedPlan(p: PreparedOperation, keep: boolean, joins: boolean): Plan {
   const mixed: MixedStep[] = [];
   let group: OperationIR['fields'] = [];
   const flush = () => {
-    if (group.length) mixed.push({ plan: buildPlan({ ...p, ir: { ...p.ir, fields: group } }, keep) });
+    if (group.length) mixed.push({ plan: buildPlan({ ...p, ir: { ...p.ir, fields: group } }, keep, joins) });
     group = [];
   };
   for (const [key, f] of p.ir.fields) {
     if (f.kind !== 'action_root') group.push([key, f]);
     else {
       flush();
-      mixed.push({ key, action: f.action });
+      mixed.push(joins ? { key, action: f.action, joins: [[key, f]] } : { key, action: f.action });
     }
   }
   flush();
@@ -108,24 +116,30 @@ export function planFor(ctx: ExecuteContext, req: GraphQLRequest): Plan | Promis
 
 async function newPlan(ctx: ExecuteContext, req: GraphQLRequest, cache: Lru<Entry>, key: string): Promise<Plan> {
   const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });
+  const joins = ctx.remoteJoins?.hasRemoteJoins(prepared.ir.fields) ?? false;
+  if (joins && prepared.ir.operation === 'subscription') throw remoteJoinsInSubscription();
   // Without prepared statements (--use-prepared-statements false) every statement is unnamed: a transaction-mode
   // pooler may run a statement on a connection other than the one that prepared it.
   if (prepared.ir.reusable) {
-    const plan = buildPlan(prepared, ctx.preparedStatements);
+    const plan = buildPlan(prepared, ctx.preparedStatements, joins);
     cache.set(key, plan);
     return plan;
   }
   if (prepared.coerceWithShape) {
     const { variables, shape } = prepared.coerceWithShape(req.variables);
     const keep = shape.length <= MAX_SHAPE;
-    const plan = buildPlan(prepared, keep && ctx.preparedStatements);
+    const plan = buildPlan(prepared, keep && ctx.preparedStatements, joins);
     cache.set(key, { coerceWithShape: prepared.coerceWithShape });
     if (keep) shapeCacheFor<Plan>(ctx.state, ctx.planCacheSize).set(`${key}\u0000${shape}`, plan);
     return withVariables(plan, variables);
   }
   // Otherwise the plan depended on variable values (Note [Reusable plans]): it is used once and not kept.
-  return buildPlan(prepared, false);
+  return buildPlan(prepared, false, joins);
 }
+
+/** The original's refusal of a subscription selecting a remote relationship. */
+export const remoteJoinsInSubscription = (): EngineError =>
+  new EngineError('not-supported', 'Remote relationships are not allowed in subscriptions');
 
 /** Plan cache counters of a state (tests, debugging). */
 export function planCacheStats(

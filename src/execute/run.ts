@@ -75,7 +75,7 @@ async function noteWrite(ctx: ExecuteContext): Promise<void> {
  * untouched: runPlan takes them. Throws what runPlan would reject with before the query.
  */
 export function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): GraphQLResult | Promise<GraphQLResult> | null {
-  if (plan.mixed || plan.sequential) return null;
+  if (plan.mixed || plan.sequential || plan.joins) return null;
   const q = queryStatement(ctx, plan, planVariables(ctx, plan, req), req);
   if (q === null) return answered(ctx, req, dataText(plan.pieces, null));
   const { st, values } = q;

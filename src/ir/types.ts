@@ -131,7 +131,25 @@ export type FieldIR =
   | { kind: 'computed_table'; set: boolean; select: SelectIR }
   /** Relay (src/graphql/relay): the row's global id, and an array relationship as a connection. */
   | NodeIdIR
-  | { kind: 'array_connection'; relationship: RelationshipInfo; connection: ConnectionIR };
+  | { kind: 'array_connection'; relationship: RelationshipInfo; connection: ConnectionIR }
+  /** A remote relationship: the row's join columns as a JSON object, replaced by the remote's answer (src/remote/join.ts). */
+  | { kind: 'remote_join'; join: RemoteJoinIR };
+
+/**
+ * A remote relationship field of a request: what the SQL selects (the join columns, under their names) and what is
+ * asked of the remote once the rows are in. The client's arguments and selection set are GraphQL text (fragments
+ * inlined; variables left as `$name`, resolved when it runs, so the plan stays reusable).
+ */
+export interface RemoteJoinIR {
+  remoteSchema: string;
+  columns: string[];
+  /** The remote field's levels, outermost first: the template's arguments ("$column" strings name join columns). */
+  path: Array<{ name: string; arguments: Record<string, unknown> }>;
+  /** `(a: 1, b: $v)` or empty. */
+  clientArguments: string;
+  /** `{ ... }` or empty (a scalar or enum field). */
+  selectionSet: string;
+}
 
 /** Relay: base64 of the JSON `[1, "<schema>", "<table>", <primary key values>...]`. */
 export interface NodeIdIR {

@@ -22,6 +22,7 @@ import { COLLECTION_OPERATIONS } from './operations/collections.js';
 import { ACTION_OPERATIONS } from './operations/actions.js';
 import { EVENT_TRIGGER_OPERATIONS } from './operations/event-triggers.js';
 import { REMOTE_SCHEMA_OPERATIONS } from './operations/remote-schemas.js';
+import { REMOTE_RELATIONSHIP_OPERATIONS } from './operations/remote-relationships.js';
 import { SCHEDULED_TRIGGER_OPERATIONS } from './operations/scheduled-triggers.js';
 
 export type { Access, Check, Decision, EventLogContext, Operation, ReadContext } from './operations/entry.js';
@@ -77,6 +78,7 @@ export const OPERATIONS: Operations = {
   ...ACTION_OPERATIONS,
   ...EVENT_TRIGGER_OPERATIONS,
   ...REMOTE_SCHEMA_OPERATIONS,
+  ...REMOTE_RELATIONSHIP_OPERATIONS,
   ...SCHEDULED_TRIGGER_OPERATIONS,
 };
 

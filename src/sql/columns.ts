@@ -22,6 +22,9 @@ function addField(f: FieldIR, out: Set<string>): boolean {
     case 'node_id':
       for (const c of f.columns) out.add(c.column);
       return true;
+    case 'remote_join':
+      for (const c of f.join.columns) out.add(c);
+      return true;
     case 'computed_scalar':
       return !takesRow(f.args);
     case 'computed_table':

@@ -113,6 +113,9 @@ export function rowObject(fields: ReadonlyArray<readonly [string, FieldIR]>, ali
         const a = ctx.alias(key);
         return [key, lateral(a, connectionQuery(f.connection, a, { parentAlias: alias, joinCond: relationshipJoin(f.relationship, alias, a) }, ctx, rowObject))];
       }
+      case 'remote_join':
+        // The join values, replaced by the remote's answer once the statement has run (src/remote/join.ts).
+        return [key, sql`json_build_object(${join(f.join.columns.map((c) => sql`${literal(c)}::text, ${ident(alias, c)}`), ', ')})`];
     }
   });
   return rowJson(pairs, ctx, laterals);

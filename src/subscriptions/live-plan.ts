@@ -9,6 +9,7 @@ import { planCacheTotals, planKey } from '../execute/plan-cache.js';
 import type { ExecuteContext } from '../execute/context.js';
 import type { PreparedOperation } from '../graphql/prepare.js';
 import { compileLiveQuery, type LiveQueryPlan } from '../sql/live.js';
+import { remoteJoinsInSubscription } from '../execute/plan.js';
 import { resolveParams } from '../sql/params.js';
 
 export interface PreparedLive {
@@ -41,6 +42,7 @@ export async function prepareLive(ctx: ExecuteContext, req: GraphQLRequest): Pro
   if (entry === undefined) {
     const prepared = await ctx.prepare(ctx.state, ctx.session, req, { stringifyNumeric: ctx.stringifyNumeric });
     if (prepared.ir.operation !== 'subscription') throw new EngineError('unexpected', 'not a subscription');
+    if (ctx.remoteJoins?.hasRemoteJoins(prepared.ir.fields)) throw remoteJoinsInSubscription();
     entry = { plan: compileLiveQuery(prepared.ir), coerceVariables: prepared.coerceVariables };
     if (prepared.ir.reusable) cache.set(key, entry);
   }

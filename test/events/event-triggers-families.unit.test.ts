@@ -152,7 +152,7 @@ test('remove_remote_schema and reload_remote_schema', (t) => {
 
 test('remove_remote_schema: remote relationships using it are dependents', (t) => {
   const withRel = structuredClone(fold(emptyMetadata(), [AUTHOR_TRACKED, RS_ADDED]));
-  withRel.tables['public.author'].remote_relationships = [{ name: 'greeting', definition: { remote_schema: 'rs', hasura_fields: ['id'], remote_field: { hello: { arguments: {} } } } }];
+  withRel.tables['public.author'].remote_relationships = [{ name: 'greeting', definition: { remote_schema: 'rs', engine_fields: ['id'], remote_field: { hello: { arguments: {} } } } }];
   given(cat, AUTHOR_TRACKED, RS_ADDED, ev('metadata_replaced', { metadata: withRel }))
     .when({ type: 'remove_remote_schema', args: { name: 'rs' } })
     .throws(t, { code: 'dependency-error', message: 'cannot drop due to the following dependent objects : remote relationship author.greeting' });

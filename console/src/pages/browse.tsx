@@ -1,5 +1,5 @@
 // A tracked table's rows through GraphQL (as admin): pagination, a filter, insert / edit / delete by primary key;
-// untracked tables get a Track button; the table's relationships and suggestions are listed below.
+// untracked tables get a Track button; the table's relationships, remote relationships and suggestions are below.
 import { useEffect, useRef, useState } from 'react';
 import { gqlData, query } from '../api';
 import { findTable, gqlName, qkey, sameQ, type Column, type QName, type TableEntry } from '../model';
@@ -7,6 +7,7 @@ import { href } from '../router';
 import { Confirm, ErrorBox, Link, useAction } from '../ui';
 import type { DataState } from './data-state';
 import { Suggestions } from './suggestions';
+import { RemoteRelationships } from './remote-relationships';
 
 const PAGE = 10;
 const OPS = ['_eq', '_neq', '_gt', '_lt', '_gte', '_lte', '_like', '_ilike', '_is_null'] as const;
@@ -50,6 +51,7 @@ export function BrowseTable({ q, state, reload }: { q: QName; state: DataState; 
       <ErrorBox error={error} />
       {entry ? <Rows key={JSON.stringify(entry.configuration ?? {})} entry={entry} columns={pg.columns} pk={pg.pk} /> : <p className="hint">Track this table to browse its rows through GraphQL.</p>}
       {entry && <Relationships entry={entry} />}
+      {entry && <RemoteRelationships entry={entry} columns={pg.columns} remoteSchemas={(state.metadata.remote_schemas ?? []).map((r) => String(r.name))} reload={reload} />}
       <Suggestions state={state} reload={reload} only={q} />
     </div>
   );

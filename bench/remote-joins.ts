@@ -1,0 +1,152 @@
+// Remote relationships (issue 30): a table of 1,000 rows joined to a remote field on loopback (a server in this
+// process answering join queries at once, without a GraphQL executor, counting what it receives). Reports, per
+// GraphQL request, the remote HTTP requests and aliased fields sent, and the request's latency against the same query without the remote field
+// (sequential requests, interleaved, medians and p90), for 100 distinct join keys and for 1,000 (every row its own).
+// usage: node --import tsx bench/remote-joins.ts [--requests 100] [--port P] [--database NAME]
+//   DATABASE_URL: the Postgres server; --port: the engine's port, the remote's is P+1 (default: free ports);
+//   --database: the bench's own database, dropped and re-created (default bench_remote_joins);
+//   BENCH_NODE_FLAGS: node flags for the engine (e.g. `--cpu-prof --cpu-prof-dir=DIR`).
+import http from 'node:http';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { buildSchema, graphql } from 'graphql';
+import pg from 'pg';
+import { freePort } from './engine.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const arg = (name: string, dflt: string): string => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 ? process.argv[i + 1] : dflt;
+};
+const REQUESTS = Number(arg('requests', '100'));
+const fixedPort = Number(arg('port', '0'));
+const DB = arg('database', 'bench_remote_joins');
+if (!/^[a-z_][a-z0-9_]*$/.test(DB)) throw new Error(`--database: ${DB} is not a plain lower-case name`);
+const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+
+const schema = buildSchema('type RemoteItem { key: Int, label: String } type Query { remoteItem(key: Int!): RemoteItem }');
+const rootValue = { remoteItem: ({ key }: { key: number }) => ({ key, label: `item ${key}` }) };
+const seen = { requests: 0, fields: 0, remoteMs: 0 };
+
+function startRemote(port: number): Promise<http.Server> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> };
+      if (!body.query.includes('__schema')) {
+        seen.requests += 1;
+        seen.fields += (body.query.match(/__\d+:/g) ?? []).length;
+      }
+      const t0 = performance.now();
+      // Join queries are answered at once, without a GraphQL executor (the bench measures the engine, not a
+      // remote's executor): every `alias: remoteItem(key: N) { ... }` gets its item.
+      if (!body.query.includes('__schema')) {
+        const data: Record<string, unknown> = {};
+        for (const m of body.query.matchAll(/(\w+): remoteItem\(key: (-?\d+)\)/g)) data[m[1]] = { key: Number(m[2]), label: `item ${m[2]}` };
+        const text = JSON.stringify({ data });
+        seen.remoteMs += performance.now() - t0;
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+        return;
+      }
+      void graphql({ schema, source: body.query, rootValue, variableValues: body.variables }).then((result) => {
+        const text = JSON.stringify(result);
+        res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+        res.end(text);
+      });
+    });
+  });
+  server.keepAliveTimeout = 65_000;
+  return new Promise((r) => server.listen(port, '127.0.0.1', () => r(server)));
+}
+
+function startEngine(port: number, dbUrl: string): Promise<ChildProcess> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [...(process.env.BENCH_NODE_FLAGS ? process.env.BENCH_NODE_FLAGS.split(' ') : []), 'bin/engine.mjs', 'serve', '--database-url', dbUrl, '--server-port', String(port), '--enable-console', 'false'], {
+      cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    child.stdout!.on('data', (d: Buffer) => { if (d.toString().includes('"server"')) resolve(child); });
+    child.once('exit', (code) => reject(new Error(`engine exited with ${code}`)));
+  });
+}
+
+async function post(url: string, body: unknown): Promise<{ ms: number; text: string }> {
+  const t0 = performance.now();
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const text = await r.text();
+  return { ms: performance.now() - t0, text };
+}
+
+const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
+
+async function measure(url: string, column: string): Promise<void> {
+  const withJoin = { query: `{ item(order_by: {id: asc}) { id ${column}Remote { key label } } }` };
+  const without = { query: `{ item(order_by: {id: asc}) { id ${column} } }` };
+  for (let i = 0; i < 10; i++) {
+    await post(url, withJoin);
+    await post(url, without);
+  }
+  const a: number[] = [];
+  const b: number[] = [];
+  const before = { ...seen };
+  for (let i = 0; i < REQUESTS; i++) {
+    const r = await post(url, withJoin);
+    if (!r.text.startsWith('{"data"')) throw new Error(r.text.slice(0, 300));
+    a.push(r.ms);
+    b.push((await post(url, without)).ms);
+  }
+  const ma = quantile(a, 0.5);
+  const mb = quantile(b, 0.5);
+  process.stdout.write(`${column === 'k' ? '100 distinct keys ' : '1000 distinct keys'}: remote requests/GraphQL request ${(seen.requests - before.requests) / REQUESTS}, `
+    + `aliased fields/request ${(seen.fields - before.fields) / REQUESTS}, remote's own time/request ${((seen.remoteMs - before.remoteMs) / REQUESTS).toFixed(2)} ms; latency median ${ma.toFixed(2)} ms (p90 ${quantile(a, 0.9).toFixed(2)}) `
+    + `vs ${mb.toFixed(2)} ms (p90 ${quantile(b, 0.9).toFixed(2)}) without the remote field: ${(ma / mb).toFixed(2)}x\n`);
+}
+
+async function main(): Promise<void> {
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE "${DB}"`);
+  await admin.end();
+  const dbUrl = new URL(baseUrl);
+  dbUrl.pathname = `/${DB}`;
+  const enginePort = fixedPort || await freePort();
+  const remotePort = fixedPort ? fixedPort + 1 : await freePort();
+  const remote = await startRemote(remotePort);
+  const engine = await startEngine(enginePort, dbUrl.toString());
+  try {
+    const base = `http://127.0.0.1:${enginePort}`;
+    for (let i = 0; !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) {
+      if (i > 150) throw new Error('engine not ready');
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const rel = (name: string, column: string) => ({
+      type: 'create_remote_relationship',
+      args: { name, table: 'item', engine_fields: [column], remote_schema: 'items', remote_field: { remoteItem: { arguments: { key: `$${column}` } } } },
+    });
+    const setup = await post(`${base}/v1/query`, {
+      type: 'bulk',
+      args: [
+        { type: 'run_sql', args: { sql: 'CREATE TABLE item (id int PRIMARY KEY, k int NOT NULL); INSERT INTO item SELECT i, i % 100 FROM generate_series(1, 1000) i;' } },
+        { type: 'track_table', args: 'item' },
+        { type: 'add_remote_schema', args: { name: 'items', definition: { url: `http://127.0.0.1:${remotePort}/` } } },
+        rel('kRemote', 'k'),
+        rel('idRemote', 'id'),
+      ],
+    });
+    if (!setup.text.includes('success')) throw new Error(setup.text);
+    await measure(`${base}/v1/graphql`, 'k');
+    await measure(`${base}/v1/graphql`, 'id');
+  } finally {
+    engine.kill('SIGINT');
+    await new Promise((r) => engine.once('exit', r));
+    remote.close();
+    const c = new pg.Client({ connectionString: baseUrl });
+    await c.connect();
+    await c.query(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);
+    await c.end();
+  }
+}
+
+await main();
