@@ -40,7 +40,8 @@ const HELP = `usage: npm run bench -- [options]
   --ceiling-only        do not start or load the engine
   --engine-only         do not start or load the ceiling
   --engine-url URL      use an engine already running at URL (BENCH_ENGINE_URL); its metadata is still set up
-  --engine-root DIR     spawn DIR/bin/engine.mjs, e.g. a clean git worktree of a commit (BENCH_ENGINE_ROOT)
+  --engine-root DIR     spawn DIR/bin/engine.mjs, e.g. a clean git worktree of a commit (BENCH_ENGINE_ROOT);
+                        bench:paired takes a list, each DIR or DIR@DATABASE (that engine on its own copy of the dataset)
   --engine-port N       port for the spawned engine (BENCH_ENGINE_PORT, default 0 = any free port)
   --ceiling-port N      port for the ceiling (BENCH_CEILING_PORT, default 0 = any free port)
   --spawns N            bench:paired: fresh processes this many times (BENCH_SPAWNS, default 4)

@@ -25,6 +25,12 @@ import { log, logError } from './log.js';
 const CEILING = 'ceiling';
 const FLOOR = 'floor';
 
+const withDatabase = (url: string, database: string): string => {
+  const u = new URL(url);
+  u.pathname = `/${database}`;
+  return u.toString();
+};
+
 /** A spawn's targets up and set up: the ceiling, then one engine per root (null: this checkout). */
 async function spawnTargets(config: BenchConfig, url: string, roots: (string | null)[], stamp: string, started: SpawnedProcess[]) {
   const ceiling = await spawnCeiling({ databaseUrl: url, port: 0, poolSize: config.pgPool });
@@ -33,19 +39,30 @@ async function spawnTargets(config: BenchConfig, url: string, roots: (string | n
     ? await spawnCeiling({ databaseUrl: url, port: 0, poolSize: config.pgPool, floorLog: join(config.resultsDir, `paired-${stamp}-floor.log`) })
     : null;
   if (floor !== null) started.push(floor);
-  const engines: { name: string; process: SpawnedProcess }[] = [];
-  for (const [i, root] of roots.entries()) {
+  const engines: { name: string; process: SpawnedProcess; url: string }[] = [];
+  for (const [i, spec] of roots.entries()) {
+    // DIR@DATABASE: that engine on its own copy of the dataset (an older engine refuses a newer engine_catalog).
+    const [root, database] = spec === null ? [null, undefined] : spec.split('@');
+    const dbUrl = database ? withDatabase(url, database) : url;
     const e = await spawnEngine({
-      databaseUrl: url, port: 0, root, logFile: join(config.resultsDir, `paired-${stamp}-engine-${i}.log`),
+      databaseUrl: dbUrl, port: 0, root, logFile: join(config.resultsDir, `paired-${stamp}-engine-${i}.log`),
       env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(config.pgPool) },
     });
     started.push(e);
-    engines.push({ name: root ?? 'this checkout', process: e });
+    engines.push({ name: spec ?? 'this checkout', process: e, url: dbUrl });
   }
-  // The engines share the metadata log: it is set once, and each engine answers once it has caught up with it.
-  await setupEngineMetadata(engines[0].process.url);
-  const seq = (await typename(engines[0].process.url, {})).headers.get('x-engine-metadata-version') ?? '0';
-  for (const e of engines.slice(1)) await typename(e.process.url, { 'x-engine-min-metadata-version': seq });
+  // Engines on one database share the metadata log: it is set once there, and each answers once it has caught up.
+  const leaders = new Map<string, string>();
+  for (const e of engines) {
+    const leader = leaders.get(e.url);
+    if (leader === undefined) {
+      leaders.set(e.url, e.process.url);
+      await setupEngineMetadata(e.process.url);
+      continue;
+    }
+    const seq = (await typename(leader, {})).headers.get('x-engine-metadata-version') ?? '0';
+    await typename(e.process.url, { 'x-engine-min-metadata-version': seq });
+  }
   return { ceiling, floor, engines };
 }
 
