@@ -61,7 +61,21 @@ interface Target {
   secure: boolean;
   /** The Host header (node adds none when the headers come as a list). */
   host: string;
-  options: http.RequestOptions;
+  /**
+   * The Authorization header the URL's credentials make (`Basic`, as the original's http-client), or null. Node
+   * ignores the `auth` option when the headers come as a list, so it is sent as a header.
+   */
+  authorization: string | null;
+  options: TargetOptions;
+}
+
+/** The request options a URL gives (every key always present: one object shape for every request's options). */
+interface TargetOptions {
+  method: 'POST';
+  protocol: string;
+  hostname: string;
+  port: string | undefined;
+  path: string;
 }
 
 // URLs are few and fixed per metadata version: parse each once (URL parsing and node's URL-to-options conversion
@@ -80,10 +94,12 @@ function targetOf(url: string): Target | HttpFailure {
       : {
         secure,
         host: u.host,
+        authorization: u.username || u.password
+          ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`
+          : null,
         options: {
           method: 'POST', protocol: u.protocol, hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port || undefined,
           path: `${u.pathname}${u.search}`,
-          ...(u.username || u.password ? { auth: `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` } : {}),
         },
       };
   } catch (e) {
@@ -174,18 +190,25 @@ export function postJson(url: string, headers: Record<string, string>, body: str
   // Headers as a flat [name, value, ...] list: node stores it as it is (no per-header setHeader).
   const flat: string[] = [];
   let host = false;
+  let authorization = false;
   for (const k in headers) {
     flat.push(k, headers[k]);
     if (k.length === 4 && k.toLowerCase() === 'host') host = true;
+    else if (k.length === 13 && k.toLowerCase() === 'authorization') authorization = true;
   }
   if (!host) flat.push('host', target.host);
+  // A configured Authorization header wins over the URL's credentials.
+  if (!authorization && target.authorization !== null) flat.push('authorization', target.authorization);
   flat.push('content-length', String(Buffer.byteLength(body)));
   const agents = options.agents ?? sharedAgents;
   return new Promise((resolve, reject) => {
     const x = new Exchange(resolve, reject, options.maxBody ?? Infinity);
     if (options.signal?.aborted) return x.onAbort();
+    // Written out rather than spread from target.options: one literal of a fixed shape (node copies it once more).
+    const o = target.options;
     const requestOptions: http.RequestOptions = {
-      ...target.options, agent: target.secure ? agents.https : agents.http, headers: flat,
+      method: o.method, protocol: o.protocol, hostname: o.hostname, port: o.port, path: o.path,
+      agent: target.secure ? agents.https : agents.http, headers: flat,
     };
     const req = (target.secure ? https : http).request(requestOptions, (res) => {
       x.res = res;
