@@ -184,7 +184,8 @@ function checkAnswer(c: Call, answer: HttpAnswer): CallResult {
     });
   }
   const setCookie: string[] = [];
-  for (const h of answer.headers) if (h.name.length === 10 && h.name.toLowerCase() === 'set-cookie') setCookie.push(h.value);
+  const raw = answer.rawHeaders;
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i].length === 10 && raw[i].toLowerCase() === 'set-cookie') setCookie.push(raw[i + 1]);
   if (answer.status >= 200 && answer.status < 300) {
     if (c.shape) {
       try {

@@ -11,6 +11,8 @@ import https from 'node:https';
 export interface HttpAnswer {
   status: number;
   headers: Array<{ name: string; value: string }>;
+  /** The same headers as node received them: name, value, name, value... (no object per header). */
+  readonly rawHeaders: readonly string[];
   body: string;
   /** The headers as node:http reads them (lower-case names, repeated ones joined; set-cookie a list). */
   readonly headerMap: http.IncomingHttpHeaders;
@@ -110,14 +112,29 @@ function targetOf(url: string): Target | HttpFailure {
   return t;
 }
 
-/** The answer as received; node reads the header map only if a caller asks for it. */
+/**
+ * The answer as received; the list of header objects and node's header map are made only if a caller asks for them
+ * (a sync action reads neither on success).
+ */
 class Answer implements HttpAnswer {
+  private list: HttpAnswer['headers'] | null = null;
+
   constructor(
     readonly status: number,
-    readonly headers: HttpAnswer['headers'],
+    readonly rawHeaders: readonly string[],
     readonly body: string,
     private readonly res: http.IncomingMessage,
   ) {}
+
+  get headers(): HttpAnswer['headers'] {
+    if (this.list === null) {
+      const raw = this.rawHeaders;
+      const hs: HttpAnswer['headers'] = [];
+      for (let i = 0; i + 1 < raw.length; i += 2) hs.push({ name: raw[i], value: raw[i + 1] });
+      this.list = hs;
+    }
+    return this.list;
+  }
 
   get headerMap(): http.IncomingHttpHeaders {
     return this.res.headers;
@@ -148,12 +165,9 @@ class Exchange {
 
   answer(): HttpAnswer {
     const res = this.res!;
-    const raw = res.rawHeaders;
-    const hs: HttpAnswer['headers'] = [];
-    for (let i = 0; i + 1 < raw.length; i += 2) hs.push({ name: raw[i], value: raw[i + 1] });
     const c = this.chunks;
     const text = c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
-    return new Answer(res.statusCode ?? 0, hs, this.size > this.maxBody ? text.slice(0, this.maxBody) : text, res);
+    return new Answer(res.statusCode ?? 0, res.rawHeaders, this.size > this.maxBody ? text.slice(0, this.maxBody) : text, res);
   }
 
   settle(): boolean {
