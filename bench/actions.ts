@@ -1,7 +1,8 @@
 // Sync action overhead: `node --import tsx bench/actions.ts [--duration S] [--warmup S] [--rounds N] [--connections N]
-// [--db NAME] [--port P] [--handler-work-ms MS] [--cpu-prof]` (--port: the engine's, the handler gets P+1; default:
-// ports the OS picks; --handler-work-ms: CPU the handler spends per call, default 0; --cpu-prof: the engine writes a
-// V8 profile into bench/results/ when it stops).
+// [--db NAME] [--port P] [--handler-work-ms MS] [--engine-root DIR] [--cpu-prof]` (--port: the engine's, the handler
+// gets P+1; default: ports the OS picks; --handler-work-ms: CPU the handler spends per call, default 0;
+// --engine-root: spawn DIR/bin/engine.mjs, e.g. a git archive of another commit; --cpu-prof: the engine writes a V8
+// profile into bench/results/ when it stops).
 // A query action whose handler (bench/action-handler.ts, its own process) answers at once, called through the
 // engine, against the same handler called directly with the body the engine sends it, under the same load
 // (autocannon, fixed connections), and against a floor (bench/action-proxy.ts: a bare node:http proxy making the
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
     const engine = await spawnEngine({
       databaseUrl: withDatabase(baseUrl, DB), port: PORT, logFile: join(resultsDir, `actions-engine-${stamp}.log`), env: { ENGINE_GRAPHQL_LOG_LEVEL: 'error' },
       nodeArgs: process.argv.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [],
+      root: process.argv.includes('--engine-root') ? strArg('engine-root', ROOT) : null,
     });
     started.push(engine);
     const meta = await fetch(`${engine.url}/v1/query`, {
