@@ -56,31 +56,81 @@ async function queryOne(env: ActionEnv, st: CompiledSql, variables: Record<strin
   }
 }
 
-/** A handler's validated objects as the selection asks (in Node when no relationship is selected). */
-async function shapeOutput(env: ActionEnv, out: ActionOutputIR, value: unknown): Promise<string> {
+/**
+ * The `"key":` texts of an output selection that picks fields only, each key once (its JSON is written here without
+ * making an object per handler object); null when it has a relationship or a key twice (the object path then).
+ */
+const fieldKeys = new WeakMap<ActionOutputIR, string[] | null>();
+function keysOf(out: ActionOutputIR): string[] | null {
+  let keys = fieldKeys.get(out);
+  if (keys === undefined) {
+    const names = out.fields.map(([key]) => key);
+    // (`__proto__` as an alias: assigning it to an object sets no key, so the object path keeps that quirk.)
+    keys = new Set(names).size === names.length && !names.includes('__proto__') && !out.fields.some(([, f]) => f.kind === 'relationship')
+      ? names.map((k) => `${JSON.stringify(k)}:`)
+      : null;
+    fieldKeys.set(out, keys);
+  }
+  return keys;
+}
+
+/** One handler object as the selection asks: what JSON.stringify of the shaped object writes. */
+function objectText(out: ActionOutputIR, keys: string[], o: Record<string, unknown>): string {
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) {
+    const f = out.fields[i][1];
+    const v = f.kind === 'typename' ? f.name : f.kind === 'field' ? (o[f.name] ?? null) : null;
+    text += `${i ? ',' : ''}${keys[i]}${JSON.stringify(v)}`;
+  }
+  return `${text}}`;
+}
+
+/**
+ * A handler's validated objects as the selection asks: in Node (at once) when no relationship is selected, else by
+ * one SQL statement.
+ */
+function shapeOutput(env: ActionEnv, out: ActionOutputIR, value: unknown): string | Promise<string> {
   if (value === null) return 'null';
   const objects = (Array.isArray(value) ? value : [value]) as Array<Record<string, unknown>>;
   if (out.fields.some(([, f]) => f.kind === 'relationship')) {
     const st = memo(out, () => compileActionOutput(out, !out.list));
-    return (await queryOne(env, st, { [ACTION_RESPONSE]: objects })) ?? 'null';
+    return queryOne(env, st, { [ACTION_RESPONSE]: objects }).then((text) => text ?? 'null');
+  }
+  const keys = keysOf(out);
+  if (keys !== null) {
+    // A list as json_agg writes one (`[{...}, {...}]`), as the original's (and the relationship path's) SQL answers it.
+    if (out.list) return `[${objects.map((o) => objectText(out, keys, o)).join(', ')}]`;
+    return objects.length ? objectText(out, keys, objects[0]) : 'null';
   }
   const shaped = objects.map((o) => {
     const r: Record<string, unknown> = {};
     for (const [key, f] of out.fields) r[key] = f.kind === 'typename' ? f.name : f.kind === 'field' ? (o[f.name] ?? null) : null;
     return r;
   });
-  // A list as json_agg writes one (`[{...}, {...}]`), as the original's (and the relationship path's) SQL answers it.
   return out.list ? `[${shaped.map((o) => JSON.stringify(o)).join(', ')}]` : JSON.stringify(shaped[0] ?? null);
 }
 
-export async function runActionRoot(env: ActionEnv, ir: ActionRootIR): Promise<string> {
+/** A sync call: the handler, then its answer shaped (two callbacks; no async function around them). */
+function callAction(env: ActionEnv, ir: Extract<ActionRootIR, { kind: 'action' }>): Promise<string> {
+  let call: ReturnType<typeof callHandler>;
+  try {
+    call = callHandler(ir.call, renderArgs(ir.call.input, env), env.session.variables, env.clientHeaders, ir.output);
+  } catch (e) {
+    return Promise.reject(e);
+  }
+  return call.then((r) => {
+    if (r.setCookie.length) env.setCookie.push(...r.setCookie);
+    return shapeOutput(env, ir.output, r.value);
+  });
+}
+
+/** An action root field's JSON text. Never throws: a failure is the promise's rejection. */
+export function runActionRoot(env: ActionEnv, ir: ActionRootIR): Promise<string> {
+  return ir.kind === 'action' ? callAction(env, ir) : runStoredAction(env, ir);
+}
+
+async function runStoredAction(env: ActionEnv, ir: Exclude<ActionRootIR, { kind: 'action' }>): Promise<string> {
   switch (ir.kind) {
-    case 'action': {
-      const input = renderArgs(ir.call.input, env);
-      const r = await callHandler(ir.call, input, env.session.variables, env.clientHeaders, ir.output);
-      env.setCookie.push(...r.setCookie);
-      return shapeOutput(env, ir.output, r.value);
-    }
     case 'action_enqueue': {
       const input = renderArgs(ir.call.input, env);
       // Only what forwarding can use is stored: x-engine-* headers (the admin secret...) never leave the engine.

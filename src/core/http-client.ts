@@ -11,6 +11,8 @@ import https from 'node:https';
 export interface HttpAnswer {
   status: number;
   headers: Array<{ name: string; value: string }>;
+  /** The same headers as node received them: name, value, name, value... (no object per header). */
+  readonly rawHeaders: readonly string[];
   body: string;
   /** The headers as node:http reads them (lower-case names, repeated ones joined; set-cookie a list). */
   readonly headerMap: http.IncomingHttpHeaders;
@@ -61,7 +63,21 @@ interface Target {
   secure: boolean;
   /** The Host header (node adds none when the headers come as a list). */
   host: string;
-  options: http.RequestOptions;
+  /**
+   * The Authorization header the URL's credentials make (`Basic`, as the original's http-client), or null. Node
+   * ignores the `auth` option when the headers come as a list, so it is sent as a header.
+   */
+  authorization: string | null;
+  options: TargetOptions;
+}
+
+/** The request options a URL gives (every key always present: one object shape for every request's options). */
+interface TargetOptions {
+  method: 'POST';
+  protocol: string;
+  hostname: string;
+  port: string | undefined;
+  path: string;
 }
 
 // URLs are few and fixed per metadata version: parse each once (URL parsing and node's URL-to-options conversion
@@ -80,10 +96,12 @@ function targetOf(url: string): Target | HttpFailure {
       : {
         secure,
         host: u.host,
+        authorization: u.username || u.password
+          ? `Basic ${Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64')}`
+          : null,
         options: {
           method: 'POST', protocol: u.protocol, hostname: u.hostname.replace(/^\[(.*)\]$/, '$1'), port: u.port || undefined,
           path: `${u.pathname}${u.search}`,
-          ...(u.username || u.password ? { auth: `${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}` } : {}),
         },
       };
   } catch (e) {
@@ -94,14 +112,29 @@ function targetOf(url: string): Target | HttpFailure {
   return t;
 }
 
-/** The answer as received; node reads the header map only if a caller asks for it. */
+/**
+ * The answer as received; the list of header objects and node's header map are made only if a caller asks for them
+ * (a sync action reads neither on success).
+ */
 class Answer implements HttpAnswer {
+  private list: HttpAnswer['headers'] | null = null;
+
   constructor(
     readonly status: number,
-    readonly headers: HttpAnswer['headers'],
+    readonly rawHeaders: readonly string[],
     readonly body: string,
     private readonly res: http.IncomingMessage,
   ) {}
+
+  get headers(): HttpAnswer['headers'] {
+    if (this.list === null) {
+      const raw = this.rawHeaders;
+      const hs: HttpAnswer['headers'] = [];
+      for (let i = 0; i + 1 < raw.length; i += 2) hs.push({ name: raw[i], value: raw[i + 1] });
+      this.list = hs;
+    }
+    return this.list;
+  }
 
   get headerMap(): http.IncomingHttpHeaders {
     return this.res.headers;
@@ -132,12 +165,9 @@ class Exchange {
 
   answer(): HttpAnswer {
     const res = this.res!;
-    const raw = res.rawHeaders;
-    const hs: HttpAnswer['headers'] = [];
-    for (let i = 0; i + 1 < raw.length; i += 2) hs.push({ name: raw[i], value: raw[i + 1] });
     const c = this.chunks;
     const text = c.length === 1 ? c[0].toString('utf8') : Buffer.concat(c).toString('utf8');
-    return new Answer(res.statusCode ?? 0, hs, this.size > this.maxBody ? text.slice(0, this.maxBody) : text, res);
+    return new Answer(res.statusCode ?? 0, res.rawHeaders, this.size > this.maxBody ? text.slice(0, this.maxBody) : text, res);
   }
 
   settle(): boolean {
@@ -174,18 +204,25 @@ export function postJson(url: string, headers: Record<string, string>, body: str
   // Headers as a flat [name, value, ...] list: node stores it as it is (no per-header setHeader).
   const flat: string[] = [];
   let host = false;
+  let authorization = false;
   for (const k in headers) {
     flat.push(k, headers[k]);
     if (k.length === 4 && k.toLowerCase() === 'host') host = true;
+    else if (k.length === 13 && k.toLowerCase() === 'authorization') authorization = true;
   }
   if (!host) flat.push('host', target.host);
+  // A configured Authorization header wins over the URL's credentials.
+  if (!authorization && target.authorization !== null) flat.push('authorization', target.authorization);
   flat.push('content-length', String(Buffer.byteLength(body)));
   const agents = options.agents ?? sharedAgents;
   return new Promise((resolve, reject) => {
     const x = new Exchange(resolve, reject, options.maxBody ?? Infinity);
     if (options.signal?.aborted) return x.onAbort();
+    // Written out rather than spread from target.options: one literal of a fixed shape (node copies it once more).
+    const o = target.options;
     const requestOptions: http.RequestOptions = {
-      ...target.options, agent: target.secure ? agents.https : agents.http, headers: flat,
+      method: o.method, protocol: o.protocol, hostname: o.hostname, port: o.port, path: o.path,
+      agent: target.secure ? agents.https : agents.http, headers: flat,
     };
     const req = (target.secure ? https : http).request(requestOptions, (res) => {
       x.res = res;

@@ -6,7 +6,7 @@ import type { EngineError } from '../core/errors.js';
 import { parseBody, type GraphQLRequest } from '../graphql/request-body.js';
 import type { ExecuteContext } from './context.js';
 import { planFor, type Plan } from './plan.js';
-import { runPlan, runQueryPlan } from './run.js';
+import { runActionPlan, runPlan, runQueryPlan } from './run.js';
 import { answered, errorText, failed, toEngineError, type GraphQLResult } from './result.js';
 
 /**
@@ -19,7 +19,8 @@ export function remoteRequest(ctx: ExecuteContext, req: GraphQLRequest, raw: unk
 
 /**
  * One request's answer; never rejects. A cached query plan is answered by runQueryPlan (one promise, or none at
- * all); a new plan, a remote-schema request, a mutation or an action go through the async path.
+ * all), a cached plan of one sync action by runActionPlan; a new plan, a remote-schema request, a mutation or
+ * another action go through the async path.
  */
 function answer(ctx: ExecuteContext, req: GraphQLRequest, raw?: unknown): GraphQLResult | Promise<GraphQLResult> {
   try {
@@ -27,7 +28,7 @@ function answer(ctx: ExecuteContext, req: GraphQLRequest, raw?: unknown): GraphQ
     if (viaRemote) return viaRemote.then((body) => answered(ctx, req, body), (e: unknown) => failed(ctx, e, req));
     const planned = planFor(ctx, req);
     if (planned instanceof Promise) return answerLater(ctx, req, planned);
-    return runQueryPlan(ctx, planned, req) ?? answerLater(ctx, req, planned);
+    return runQueryPlan(ctx, planned, req) ?? runActionPlan(ctx, planned, req) ?? answerLater(ctx, req, planned);
   } catch (e) {
     return failed(ctx, e, req);
   }

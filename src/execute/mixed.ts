@@ -21,14 +21,39 @@ export async function runMixed(
   return runSteps(ctx, steps, variables, req);
 }
 
+const actionEnv = (ctx: ExecuteContext, variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient): ActionEnv => ({
+  db: tx ?? ctx.pool, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null, variables,
+  rawVariables: req.variables ?? null, setCookie: ctx.reply?.setCookie ?? [],
+});
+
+/** The one step of a plan that is one synchronous action field and nothing else; null for any other plan. */
+export function loneAction(steps: MixedStep[]): LoneAction | null {
+  const step = steps.length === 1 ? steps[0] : undefined;
+  return step === undefined || 'plan' in step || step.action.kind !== 'action' ? null : step;
+}
+export type LoneAction = Extract<MixedStep, { action: unknown }>;
+
+/**
+ * The `data` text of a lone sync action field: what runMixed answers for it (no transaction for a lone field), in
+ * one callback rather than through runMixed's and runSteps' async layers. A failed call gives its status to the
+ * reply, as runSteps does.
+ */
+export function runLoneAction(ctx: ExecuteContext, step: LoneAction, variables: Record<string, unknown>, req: GraphQLRequest): Promise<string> {
+  const runAction = ctx.runAction;
+  if (runAction === undefined) return Promise.reject(new Error('a plan with action fields, but no action runner in the context'));
+  return runAction(actionEnv(ctx, variables, req), step.action).then(
+    (text) => `{${JSON.stringify(step.key)}:${text}}`,
+    (e: unknown) => {
+      if (e instanceof EngineError && ctx.reply) ctx.reply.errorStatus = e.status;
+      throw e;
+    },
+  );
+}
+
 async function runSteps(
   ctx: ExecuteContext, steps: MixedStep[], variables: Record<string, unknown>, req: GraphQLRequest, tx?: pg.PoolClient,
 ): Promise<string> {
-  const setCookie = ctx.reply?.setCookie ?? [];
-  const env: ActionEnv = {
-    db: tx ?? ctx.pool, session: ctx.session, clientHeaders: ctx.clientHeaders ?? null, variables,
-    rawVariables: req.variables ?? null, setCookie,
-  };
+  const env = actionEnv(ctx, variables, req, tx);
   const runAction = ctx.runAction;
   if (runAction === undefined) throw new Error('a plan with action fields, but no action runner in the context');
   const parts: string[] = [];

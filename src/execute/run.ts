@@ -7,7 +7,7 @@ import type { OperationIR } from '../ir/operation.js';
 import type { ExecuteContext } from './context.js';
 import { planFor, type Plan, type Statement } from './plan.js';
 import { queryStatement, runData } from './database.js';
-import { runMixed } from './mixed.js';
+import { loneAction, runLoneAction, runMixed } from './mixed.js';
 import { answered, failed, type GraphQLResult } from './result.js';
 import { isConnectionError } from '../core/pg-errors.js';
 import { retryAfter } from '../core/connection-retry.js';
@@ -85,6 +85,20 @@ export function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLReques
     if (ctx.reads === undefined) sendStatement(ctx.pool, st, values, done);
     else routeRead<ArrayResult>(ctx.reads, ctx.pool, ctx.minLsn, (pool, cb) => sendStatement(pool, st, values, cb), done);
   });
+}
+
+/**
+ * runPlan's answer for a plan that is one synchronous action field (a query, or a mutation with no write position
+ * to note for read replicas): the handler's answer spliced into the body in one callback, without runPlan's chain
+ * of async layers. Null for the other plans, untouched: runPlan takes them.
+ */
+export function runActionPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLRequest): Promise<GraphQLResult> | null {
+  const step = plan.mixed === undefined || (plan.operation === 'mutation' && ctx.reads) ? null : loneAction(plan.mixed);
+  if (step === null) return null;
+  return runLoneAction(ctx, step, planVariables(ctx, plan, req), req).then(
+    (data) => answered(ctx, req, `{"data":${data}}`),
+    (e: unknown) => failed(ctx, e, req),
+  );
 }
 
 /**

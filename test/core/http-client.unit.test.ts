@@ -68,6 +68,23 @@ test('the body and headers go out as given, with Host and Content-Length; the an
   t.is(sent['x-engine-ignored-by-nobody'], 'v');
 });
 
+test('credentials in the URL go out as Basic authorization (decoded), unless the caller gives one; none without them', async (t) => {
+  const s = await serve((_req, res) => res.end('{}'));
+  t.teardown(() => s.close());
+  const withCreds = new URL(s.url);
+  withCreds.username = 'us%40er';
+  withCreds.password = 'p%3Ass';
+  await postJson(withCreds.toString(), {}, '{}', { timeoutMs: 2000 });
+  await postJson(s.url, {}, '{}', { timeoutMs: 2000 });
+  await postJson(withCreds.toString(), { Authorization: 'Bearer configured' }, '{}', { timeoutMs: 2000 });
+  const header = (i: number, name: string) => s.seen[i].rawHeaders.filter((_v, j, all) => j % 2 === 1 && all[j - 1].toLowerCase() === name);
+  t.deepEqual(header(0, 'authorization'), [`Basic ${Buffer.from('us@er:p:ss').toString('base64')}`]);
+  t.deepEqual(header(1, 'authorization'), []);
+  // A header given by the caller (an action's configured header) wins.
+  t.deepEqual(header(2, 'authorization'), ['Bearer configured']);
+  t.is(header(0, 'host')[0], new URL(s.url).host);
+});
+
 test('failures: ResponseTimeout, ConnectionFailure with the code, InvalidUrlException, an abort', async (t) => {
   const slow = await serve((_req, res) => setTimeout(() => res.end('late'), 1000));
   t.teardown(() => slow.close());

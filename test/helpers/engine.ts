@@ -111,12 +111,13 @@ export interface ChildEngine {
 }
 
 /**
- * Runs `node bin/engine.mjs serve` as a child process on a free port; resolves once it logs that it is ready. The
+ * Runs `node bin/engine.mjs serve` (or another entry module: `bin`) as a child process on a free port; resolves once it logs that it is ready. The
  * deadline is past the engine's own 30 s start-up budget (it retries the database until then), so it only catches a hang.
  */
-export async function spawnEngine(databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 90_000): Promise<ChildEngine> {
+export async function spawnEngine(
+  databaseUrl: string, env: Record<string, string> = {}, timeoutMs = 90_000, bin = new URL('../../bin/engine.mjs', import.meta.url).pathname,
+): Promise<ChildEngine> {
   const { spawn } = await import('node:child_process');
-  const bin = new URL('../../bin/engine.mjs', import.meta.url).pathname;
   const started = performance.now();
   const child = spawn(process.execPath, [bin, 'serve'], {
     env: {

@@ -4,11 +4,12 @@
 import type Router from '@koa/router';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { pathToFileURL } from 'node:url';
 import { log } from '../../core/log.js';
+import { PACKAGE_ROOT } from '../../package-root.js';
 import { acceptsGzip } from '../request-common.js';
 
-const DIST = fileURLToPath(new URL('../../../console/dist/', import.meta.url));
+const DIST = path.join(PACKAGE_ROOT, 'console', 'dist');
 const TYPES: Record<string, string> = {
   '.js': 'application/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -27,7 +28,8 @@ function ensureBuilt(): Promise<void> {
     () => undefined,
     async () => {
       log.info('console-build', { message: 'console bundle missing, building it' });
-      const mod = (await import('../../../console/build.mjs')) as { buildConsole(o: { quiet: boolean }): Promise<unknown> };
+      // Loaded from the package at run time (a URL, so that the engine's bundle does not take the builder in).
+      const mod = (await import(pathToFileURL(path.join(PACKAGE_ROOT, 'console', 'build.mjs')).href)) as { buildConsole(o: { quiet: boolean }): Promise<unknown> };
       await mod.buildConsole({ quiet: true });
     },
   );
