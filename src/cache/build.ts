@@ -2,7 +2,8 @@
 // are left out and recorded as inconsistencies with the original engine's reasons, never thrown.
 import { compareNames, qualifiedKey, quote as q, quoteName as qt, sameName, type QualifiedName } from '../core/names.js';
 import type { PgCatalog, PgColumn, PgFunction, PgTable } from '../catalog/types.js';
-import type { Metadata, TableMeta, RelationshipMeta, ComputedFieldMeta, PermKind } from '../../projections/metadata.js';
+import type { Metadata, TableMeta, RelationshipMeta, ComputedFieldMeta, PermKind, PermissionMeta } from '../../projections/metadata.js';
+import { CacheMemo, depsHold, recording, setStructure, sharedMemo, type Deps, type PermEntry } from './memo.js';
 import { exportAction, exportComputedFieldDefinition, exportRelationshipUsing } from '../../projections/export.js';
 import { baseTypeName, type ActionMeta, type CustomTypes } from '../../events/actions.js';
 import { BUILTIN_SCALARS, PG_SCALARS } from '../../events/decide/actions.js';
@@ -61,58 +62,37 @@ export function computedFieldDefinition(table: QualifiedName, cf: ComputedFieldM
  */
 export type CacheCheck = (metadata: Metadata, cache: SchemaCache, remoteSchemas: RemoteIntrospections) => InconsistentObject[];
 
+// Note [Incremental cache]
+// A build resolves every tracked table in three passes (columns, then relationships and computed fields, then
+// permissions, each reading the previous pass's results of other tables). Each pass of each table is remembered
+// (memo.ts) under its own inputs and the other tables' results it read, so a build after a change recomputes only
+// the tables whose inputs changed or who read a table that changed, and otherwise returns the very objects the
+// previous build made: a role's schema (graphql/schema/build.ts) can tell from identities alone that nothing it
+// depends on changed. A build with a fresh CacheMemo computes everything; the two are the same by construction,
+// and test/cache/incremental.int.test.ts checks it over random changes.
 export function buildSchemaCache(
-  metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, checks: readonly CacheCheck[],
+  metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, checks: readonly CacheCheck[], memo: CacheMemo = sharedMemo,
 ): SchemaCache {
+  const keys = sortedKeys(metadata.tables, memo);
   const inconsistent: InconsistentObject[] = [];
   const record = (id: string, type: InconsistentObjectType, definition: unknown, reason: string) =>
     inconsistent.push({ reason, type, definition, id });
-  const tables: Record<string, TableInfo> = {};
-  const metas = Object.values(metadata.tables).sort((a, b) => compareNames(a.table, b.table));
 
   // Pass 1: tables themselves (existence, enum integrity) and their columns.
-  for (const t of metas) {
-    const key = qualifiedKey(t.table);
-    const pg = catalog.tables[key];
-    if (!pg) {
-      // No space before the colon: the original's schema-cache text (track_table's own error keeps SPEC.md's).
-      record(tableId(t.table), 'table', qn(t.table), `no such table/view exists in postgres: ${qt(t.table)}`);
+  const base: Record<string, TableInfo> = {};
+  let anyEnum = false;
+  for (const key of keys) {
+    const t = metadata.tables[key];
+    const r = tableBase(t, key, catalog, memo);
+    if (typeof r === 'string') {
+      record(tableId(t.table), 'table', qn(t.table), r);
       continue;
     }
-    let enumValues: TableInfo['enumValues'] = null;
-    if (t.is_enum) {
-      const r = enumIntegrity(t.table, pg, catalog.enumValues?.[key]);
-      if (typeof r === 'string') {
-        record(tableId(t.table), 'table', qn(t.table), r);
-        continue;
-      }
-      enumValues = r;
-    }
-    const custom = t.configuration.custom_column_names;
-    // (The added fields come before the spread: V8 copies the column's shape far faster that way.)
-    const columns: ColumnInfo[] = pg.columns.map((c) => ({ graphqlName: own(custom, c.name) ?? c.name, enumReference: null, ...c }));
-    tables[key] = {
-      name: t.table,
-      pg,
-      columns,
-      isEnum: t.is_enum,
-      enumValues,
-      customRootFields: { ...t.configuration.custom_root_fields },
-      relationships: {},
-      computedFields: {},
-      permissions: {},
-      comment: pg.comment,
-    };
+    base[key] = r;
+    anyEnum ||= r.isEnum;
   }
-
   // Columns referencing enum tables become enum-typed.
-  for (const info of Object.values(tables)) {
-    for (const col of info.columns) {
-      const fk = info.pg.foreignKeys.find((k) => k.columns.length === 1 && k.columns[0] === col.name);
-      const target = fk && tables[qualifiedKey(fk.refTable)];
-      if (target?.isEnum) col.enumReference = target.name;
-    }
-  }
+  const resolved = anyEnum ? withEnumReferences(keys, base, memo) : base;
 
   // Note [Objects of a missing table]
   // As the original: the relationships, computed fields, permissions and event triggers of a tracked table that is
@@ -121,41 +101,27 @@ export function buildSchemaCache(
   const missing = (t: TableMeta): string => `table ${qt(t.table)} does not exist`;
 
   // Pass 2: relationships and computed fields.
-  for (const t of metas) {
-    const info = tables[qualifiedKey(t.table)];
+  const structures: Record<string, TableInfo> = {};
+  for (const key of keys) {
+    const t = metadata.tables[key];
+    const info = resolved[key];
     if (!info) {
       for (const rel of Object.values(t.object_relationships)) record(relationshipId(t.table, rel.name), 'object_relation', relationshipDefinition(t.table, rel), missing(t));
       for (const rel of Object.values(t.array_relationships)) record(relationshipId(t.table, rel.name), 'array_relation', relationshipDefinition(t.table, rel), missing(t));
       for (const cf of Object.values(t.computed_fields)) record(computedFieldId(t.table, cf.name), 'computed_field', computedFieldDefinition(t.table, cf), missing(t));
       continue;
     }
-    for (const [kind, key] of [['object', 'object_relationships'], ['array', 'array_relationships']] as const) {
-      for (const rel of Object.values(t[key])) {
-        const id = relationshipId(t.table, rel.name);
-        const type = kind === 'object' ? 'object_relation' : 'array_relation';
-        try {
-          info.relationships[rel.name] = resolveRelationship(info, kind, rel, tables, catalog);
-        } catch (e) {
-          if (!(e instanceof Failure)) throw e;
-          record(id, type, relationshipDefinition(t.table, rel), e.message);
-        }
-      }
-    }
-    for (const cf of Object.values(t.computed_fields)) {
-      try {
-        info.computedFields[cf.name] = resolveComputedField(info, cf, tables, catalog);
-      } catch (e) {
-        if (!(e instanceof Failure)) throw e;
-        record(computedFieldId(t.table, cf.name), 'computed_field', computedFieldDefinition(t.table, cf), e.message);
-      }
-    }
+    const e = tableStructure(t, info, resolved, catalog, memo);
+    structures[key] = e.out;
+    if (e.errors.length) inconsistent.push(...e.errors);
   }
 
   // Pass 3: permissions (they may use relationships and computed fields of any table).
-  const roles = new Set<string>();
-  for (const t of metas) {
-    const info = tables[qualifiedKey(t.table)];
-    if (!info) {
+  const tables: Record<string, TableInfo> = {};
+  for (const key of keys) {
+    const t = metadata.tables[key];
+    const s = structures[key];
+    if (!s) {
       for (const kind of PERM_KINDS) {
         for (const p of Object.values(permissionsOf(t, kind))) {
           record(permissionId(t.table, p.role, kind), `${kind}_permission` as InconsistentObjectType,
@@ -167,22 +133,9 @@ export function buildSchemaCache(
       }
       continue;
     }
-    for (const kind of PERM_KINDS) {
-      for (const p of Object.values(permissionsOf(t, kind))) {
-        const def = p.permission;
-        try {
-          const resolved = resolvePermission(info, kind, def, tables);
-          const rp: RolePermissions = own(info.permissions, p.role) ?? (info.permissions[p.role] = {});
-          (rp as Record<string, unknown>)[kind] = resolved;
-          roles.add(p.role);
-        } catch (e) {
-          if (!(e instanceof Failure)) throw e;
-          record(permissionId(t.table, p.role, kind), `${kind}_permission` as InconsistentObjectType,
-            { role: p.role, comment: p.comment, permission: def, table: qn(t.table) },
-            `in table ${qt(t.table)}: in permission for role ${q(p.role)}: ${e.message}`);
-        }
-      }
-    }
+    const e = tablePermissions(t, s, structures, memo);
+    tables[key] = e.out;
+    if (e.errors.length) inconsistent.push(...e.errors);
   }
 
   // Functions.
@@ -213,9 +166,188 @@ export function buildSchemaCache(
     actions[a.name] = { name: a.name, definition: a.definition, handler, comment: a.comment, roles: a.permissions.map((p) => p.role) };
   }
 
-  const cache = { tables, functions, roles: [...roles].sort(), inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
+  const cache: SchemaCache = { tables, functions, roles: [], inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
+  // Every role named in a consistent permission: read rarely, so computed when read (a bulk builds many caches).
+  let roles: string[] | null = null;
+  Object.defineProperty(cache, 'roles', {
+    enumerable: true,
+    get: () => (roles ??= [...new Set(Object.values(tables).flatMap((i) => Object.keys(i.permissions)))].sort()),
+  });
   for (const check of checks) inconsistent.push(...check(metadata, cache, remoteSchemas));
   return cache;
+}
+
+/** The tracked tables' keys in name order, kept from the last build while the set of tables is the same. */
+function sortedKeys(tables: Record<string, TableMeta>, memo: CacheMemo): string[] {
+  const keys = Object.keys(tables);
+  const last = memo.sorted;
+  if (keys.length === last.keys.length && keys.every((k) => last.set.has(k))) return last.keys;
+  keys.sort((a, b) => compareNames(tables[a].table, tables[b].table));
+  memo.sorted = { keys, set: new Set(keys) };
+  return keys;
+}
+
+/** Pass 1 of one table: its info without relationships, computed fields or permissions, or why it is inconsistent. */
+function tableBase(t: TableMeta, key: string, catalog: PgCatalog, memo: CacheMemo): TableInfo | string {
+  const pg = catalog.tables[key];
+  // No space before the colon: the original's schema-cache text (track_table's own error keeps SPEC.md's).
+  if (!pg) return `no such table/view exists in postgres: ${qt(t.table)}`;
+  const values = catalog.enumValues?.[key];
+  const hit = memo.base.get(pg);
+  if (hit && hit.key === key && hit.meta.is_enum === t.is_enum && hit.meta.configuration === t.configuration && hit.enumValues === values) return hit.out;
+  const out = computeBase(t, pg, values);
+  memo.base.set(pg, { key, meta: { is_enum: t.is_enum, configuration: t.configuration }, enumValues: values, out });
+  return out;
+}
+
+function computeBase(t: TableMeta, pg: PgTable, values: Array<{ value: string; comment: string | null }> | undefined): TableInfo | string {
+  let enumValues: TableInfo['enumValues'] = null;
+  if (t.is_enum) {
+    const r = enumIntegrity(t.table, pg, values);
+    if (typeof r === 'string') return r;
+    enumValues = r;
+  }
+  const custom = t.configuration.custom_column_names;
+  // (The added fields come before the spread: V8 copies the column's shape far faster that way.)
+  const columns: ColumnInfo[] = pg.columns.map((c) => ({ graphqlName: own(custom, c.name) ?? c.name, enumReference: null, ...c }));
+  return {
+    name: t.table,
+    pg,
+    columns,
+    isEnum: t.is_enum,
+    enumValues,
+    customRootFields: { ...t.configuration.custom_root_fields },
+    relationships: {},
+    computedFields: {},
+    permissions: {},
+    comment: pg.comment,
+  };
+}
+
+/** The pass-1 tables with each column that references a tracked enum table (through its first foreign key) enum-typed. */
+function withEnumReferences(keys: string[], base: Record<string, TableInfo>, memo: CacheMemo): Record<string, TableInfo> {
+  const out: Record<string, TableInfo> = {};
+  for (const key of keys) {
+    const info = base[key];
+    if (!info) continue;
+    const refs = info.columns.map((col) => {
+      const fk = info.pg.foreignKeys.find((k) => k.columns.length === 1 && k.columns[0] === col.name);
+      const target = fk && base[qualifiedKey(fk.refTable)];
+      return target?.isEnum ? target.name : null;
+    });
+    const sig = refs.map((r) => (r ? qualifiedKey(r) : '')).join('\u0000');
+    if (refs.every((r) => r === null)) {
+      out[key] = info;
+      continue;
+    }
+    const hit = memo.enumRefs.get(info);
+    if (hit && hit.sig === sig) {
+      out[key] = hit.out;
+      continue;
+    }
+    const next = { ...info, columns: info.columns.map((c, i) => (refs[i] ? { ...c, enumReference: refs[i] } : c)) };
+    memo.enumRefs.set(info, { sig, out: next });
+    out[key] = next;
+  }
+  return out;
+}
+
+/** Pass 2 of one table: its relationships and computed fields, resolved over the pass-1 tables. */
+function tableStructure(t: TableMeta, info: TableInfo, tables: Record<string, TableInfo>, catalog: PgCatalog, memo: CacheMemo) {
+  // Computed fields read the catalog's functions and types: their tables depend on the catalog as a whole.
+  const cat = Object.keys(t.computed_fields).length ? catalog : null;
+  const hit = memo.structure.get(info);
+  if (hit && hit.objectRels === t.object_relationships && hit.arrayRels === t.array_relationships && hit.computed === t.computed_fields
+    && hit.catalog === (cat && cat.functions) && hit.catalogTables === (cat && cat.tables) && depsHold(hit.deps, tables)) return hit;
+  const deps: Deps = [];
+  const seen = recording(tables, deps);
+  const out: TableInfo = { ...info, relationships: {}, computedFields: {}, permissions: {} };
+  const errors: InconsistentObject[] = [];
+  const record = (id: string, type: InconsistentObjectType, definition: unknown, reason: string) => errors.push({ reason, type, definition, id });
+  for (const [kind, key] of [['object', 'object_relationships'], ['array', 'array_relationships']] as const) {
+    for (const rel of Object.values(t[key])) {
+      try {
+        out.relationships[rel.name] = resolveRelationship(out, kind, rel, seen, catalog);
+      } catch (e) {
+        if (!(e instanceof Failure)) throw e;
+        record(relationshipId(t.table, rel.name), kind === 'object' ? 'object_relation' : 'array_relation', relationshipDefinition(t.table, rel), e.message);
+      }
+    }
+  }
+  for (const cf of Object.values(t.computed_fields)) {
+    try {
+      out.computedFields[cf.name] = resolveComputedField(out, cf, seen, catalog);
+    } catch (e) {
+      if (!(e instanceof Failure)) throw e;
+      record(computedFieldId(t.table, cf.name), 'computed_field', computedFieldDefinition(t.table, cf), e.message);
+    }
+  }
+  const entry = {
+    objectRels: t.object_relationships, arrayRels: t.array_relationships, computed: t.computed_fields,
+    catalog: cat && cat.functions, catalogTables: cat && cat.tables, deps, out, errors,
+  };
+  memo.structure.set(info, entry);
+  return entry;
+}
+
+/** Pass 3 of one table: its permissions resolved (each remembered on its own) and the final info. */
+function tablePermissions(t: TableMeta, s: TableInfo, tables: Record<string, TableInfo>, memo: CacheMemo) {
+  const sources = PERM_KINDS.map((kind) => permissionsOf(t, kind));
+  const hit = memo.tables.get(t);
+  if (hit && hit.structure === s && hit.perms.every((p, i) => p === sources[i]) && depsHold(hit.deps, tables)) return hit;
+  const deps: Deps = [];
+  const errors: InconsistentObject[] = [];
+  const permissions: Record<string, RolePermissions> = {};
+  PERM_KINDS.forEach((kind, i) => {
+    for (const p of Object.values(sources[i])) {
+      const r = permission(p, kind, s, tables, memo);
+      deps.push(...r.deps);
+      if (r.out.ok) {
+        const rp: RolePermissions = own(permissions, p.role) ?? (permissions[p.role] = {});
+        (rp as Record<string, unknown>)[kind] = r.out.value;
+      } else {
+        errors.push({
+          reason: `in table ${qt(t.table)}: in permission for role ${q(p.role)}: ${r.out.reason}`,
+          type: `${kind}_permission` as InconsistentObjectType,
+          definition: { role: p.role, comment: p.comment, permission: p.permission, table: qn(t.table) },
+          id: permissionId(t.table, p.role, kind),
+        });
+      }
+    }
+  });
+  // A role whose permissions resolve to the same objects keeps its object (role schemas compare identities).
+  const previous = hit && hit.structure === s ? hit.out.permissions : {};
+  for (const [role, rp] of Object.entries(permissions)) {
+    const old = own(previous, role);
+    if (old && sameRolePermissions(old, rp)) permissions[role] = old;
+  }
+  const out: TableInfo = { ...s, permissions };
+  setStructure(out, s);
+  const entry = { meta: t, structure: s, perms: sources, deps, out, errors };
+  memo.tables.set(t, entry);
+  return entry;
+}
+
+function sameRolePermissions(a: RolePermissions, b: RolePermissions): boolean {
+  const ka = Object.keys(a);
+  return ka.length === Object.keys(b).length && ka.every((k) => a[k as PermKind] === b[k as PermKind]);
+}
+
+/** One permission against its table's pass-2 info, remembered until its definition or what it read changes. */
+function permission(p: PermissionMeta, kind: PermKind, s: TableInfo, tables: Record<string, TableInfo>, memo: CacheMemo): PermEntry {
+  const hit = memo.perms.get(p);
+  if (hit && hit.info === s && hit.kind === kind && hit.role === p.role && hit.permission === p.permission && depsHold(hit.deps, tables)) return hit;
+  const deps: Deps = [];
+  let out: PermEntry['out'];
+  try {
+    out = { ok: true, value: resolvePermission(s, kind, p.permission, recording(tables, deps)) };
+  } catch (e) {
+    if (!(e instanceof Failure)) throw e;
+    out = { ok: false, reason: e.message };
+  }
+  const entry = { info: s, kind, role: p.role, permission: p.permission, deps, out };
+  memo.perms.set(p, entry);
+  return entry;
 }
 
 /** `{{VAR}}` in a webhook URL replaced by the environment's value (the original's URL templates). */
