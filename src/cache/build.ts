@@ -70,13 +70,150 @@ export type CacheCheck = (metadata: Metadata, cache: SchemaCache, remoteSchemas:
 // previous build made: a role's schema (graphql/schema/build.ts) can tell from identities alone that nothing it
 // depends on changed. A build with a fresh CacheMemo computes everything; the two are the same by construction,
 // and test/cache/incremental.int.test.ts checks it over random changes.
+export interface BuildOptions {
+  /** What to remember results in (default: the shared memo; a fresh CacheMemo builds from scratch). */
+  memo?: CacheMemo;
+  /** The cache of the state before: a change of a few tables' permissions is applied to it (Note [Delta build]). */
+  previous?: SchemaCache;
+}
+
+/** The tracked tables resolved, pass by pass, and their inconsistencies: what a delta build starts from. */
+interface TablesPart {
+  keys: string[];
+  base: Record<string, TableInfo>;
+  resolved: Record<string, TableInfo>;
+  structures: Record<string, TableInfo>;
+  tables: Record<string, TableInfo>;
+  /** Pass-1 then pass-2 inconsistencies, in order. */
+  head: InconsistentObject[];
+  /** Pass-3 inconsistencies by table key, in key order. */
+  p3: Map<string, InconsistentObject[]>;
+}
+
+interface Internals {
+  memo: CacheMemo;
+  metadata: Metadata;
+  catalog: PgCatalog;
+  part: TablesPart;
+  functions: Record<string, FunctionInfo>;
+  functionErrors: InconsistentObject[];
+}
+
+/** How each cache was built, for the next build to start from. */
+const internals = new WeakMap<SchemaCache, Internals>();
+
 export function buildSchemaCache(
-  metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, checks: readonly CacheCheck[], memo: CacheMemo = sharedMemo,
+  metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, checks: readonly CacheCheck[], options: BuildOptions = {},
 ): SchemaCache {
-  const keys = sortedKeys(metadata.tables, memo);
-  const inconsistent: InconsistentObject[] = [];
+  const memo = options.memo ?? sharedMemo;
+  const prev = options.previous && internals.get(options.previous);
+  const usable = prev && prev.memo === memo && prev.catalog === catalog ? prev : undefined;
+  const delta = usable ? deltaTables(usable, metadata, catalog, memo) : null;
+  const part = delta ?? allTables(metadata, catalog, memo);
+  const { tables } = part;
+  const inconsistent: InconsistentObject[] = [...part.head];
+  for (const errors of part.p3.values()) inconsistent.push(...errors);
   const record = (id: string, type: InconsistentObjectType, definition: unknown, reason: string) =>
     inconsistent.push({ reason, type, definition, id });
+
+  // Functions (they read which tables are consistent: a delta build keeps that set, and so them).
+  let functions: Record<string, FunctionInfo> = {};
+  let functionErrors: InconsistentObject[] = [];
+  if (usable && delta && usable.metadata.functions === metadata.functions) {
+    functions = usable.functions;
+    functionErrors = usable.functionErrors;
+  } else {
+    for (const f of Object.values(metadata.functions)) {
+      try {
+        functions[qualifiedKey(f.function)] = resolveFunction(f.function, f.configuration.session_argument ?? null, tables, catalog);
+      } catch (e) {
+        if (!(e instanceof Failure)) throw e;
+        // The original's definition of a function object is its name with the schema (track_function v1 or v2 alike).
+        functionErrors.push({ reason: `in function ${qt(f.function)}: ${e.message}`, type: 'function', definition: qn(f.function), id: functionId(f.function) });
+      }
+    }
+  }
+  inconsistent.push(...functionErrors);
+
+  const actions: Record<string, ActionInfo> = {};
+  for (const a of metadata.actions as ActionMeta[]) {
+    const reason = actionProblem(a, metadata.custom_types as CustomTypes);
+    if (reason) {
+      record(actionId(a.name), 'action', exportAction(a), `in action ${q(a.name)}; ${reason}`);
+      continue;
+    }
+    const handler = resolveUrlTemplate(a.definition.handler);
+    if (typeof handler !== 'string') {
+      // The original resolves the handler inside the action's context: the same `in action "<a>"; ` prefix.
+      record(actionId(a.name), 'action', exportAction(a), `in action ${q(a.name)}; Value for environment variables not found: ${handler.missing.join(', ')}`);
+      continue;
+    }
+    actions[a.name] = { name: a.name, definition: a.definition, handler, comment: a.comment, roles: a.permissions.map((p) => p.role) };
+  }
+
+  const cache: SchemaCache = { tables, functions, roles: [], inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
+  // Every role named in a consistent permission: read rarely, so computed when read (a bulk builds many caches).
+  let roles: string[] | null = null;
+  Object.defineProperty(cache, 'roles', {
+    enumerable: true,
+    get: () => (roles ??= [...new Set(Object.values(tables).flatMap((i) => Object.keys(i.permissions)))].sort()),
+  });
+  for (const check of checks) inconsistent.push(...check(metadata, cache, remoteSchemas));
+  internals.set(cache, { memo, metadata, catalog, part, functions, functionErrors });
+  return cache;
+}
+
+// Note [Delta build]
+// Most writes (and nearly every element of a big bulk) change the permissions of one table. With the same catalog
+// and the same set of tables, such a change leaves passes 1 and 2 of every table as they were, and nothing reads
+// pass 3 of another table: the new cache is the previous one with that table's final info and pass-3
+// inconsistencies replaced, found by comparing each table's metadata by identity. Any other change (a table's
+// columns, relationships or configuration, a table added or removed, another catalog) takes the full path, which
+// still reuses every table whose inputs did not change.
+function deltaTables(prev: Internals, metadata: Metadata, catalog: PgCatalog, memo: CacheMemo): TablesPart | null {
+  const next = metadata.tables;
+  const old = prev.metadata.tables;
+  const part = prev.part;
+  if (next === old) return part;
+  const changed: string[] = [];
+  let n = 0;
+  for (const k in next) {
+    n++;
+    if (next[k] === old[k]) continue;
+    if (!Object.hasOwn(old, k)) return null;
+    changed.push(k);
+  }
+  if (n !== part.keys.length) return null;
+  const tables = { ...part.tables };
+  const p3 = new Map(part.p3);
+  let reorder = false;
+  for (const k of changed) {
+    const t = next[k];
+    if (tableBase(t, k, catalog, memo) !== part.base[k]) return null;
+    const info = part.resolved[k];
+    if (tableStructure(t, info, part.resolved, catalog, memo).out !== part.structures[k]) return null;
+    const e = tablePermissions(t, part.structures[k], part.structures, memo);
+    tables[k] = e.out;
+    if (e.errors.length) {
+      reorder ||= !p3.has(k);
+      p3.set(k, e.errors);
+    } else p3.delete(k);
+  }
+  if (reorder) {
+    const index = new Map(part.keys.map((k, i) => [k, i]));
+    const sorted = [...p3].sort((a, b) => index.get(a[0])! - index.get(b[0])!);
+    p3.clear();
+    for (const [k, v] of sorted) p3.set(k, v);
+  }
+  return { ...part, tables, p3 };
+}
+
+/** Every tracked table through the three passes (each table's passes remembered in the memo). */
+function allTables(metadata: Metadata, catalog: PgCatalog, memo: CacheMemo): TablesPart {
+  const keys = sortedKeys(metadata.tables, memo);
+  const head: InconsistentObject[] = [];
+  const record = (id: string, type: InconsistentObjectType, definition: unknown, reason: string) =>
+    head.push({ reason, type, definition, id });
 
   // Pass 1: tables themselves (existence, enum integrity) and their columns.
   const base: Record<string, TableInfo> = {};
@@ -113,68 +250,34 @@ export function buildSchemaCache(
     }
     const e = tableStructure(t, info, resolved, catalog, memo);
     structures[key] = e.out;
-    if (e.errors.length) inconsistent.push(...e.errors);
+    if (e.errors.length) head.push(...e.errors);
   }
 
   // Pass 3: permissions (they may use relationships and computed fields of any table).
   const tables: Record<string, TableInfo> = {};
+  const p3 = new Map<string, InconsistentObject[]>();
   for (const key of keys) {
     const t = metadata.tables[key];
     const s = structures[key];
     if (!s) {
+      const errors: InconsistentObject[] = [];
       for (const kind of PERM_KINDS) {
         for (const p of Object.values(permissionsOf(t, kind))) {
-          record(permissionId(t.table, p.role, kind), `${kind}_permission` as InconsistentObjectType,
-            { role: p.role, comment: p.comment, permission: p.permission, table: qn(t.table) }, missing(t));
+          errors.push({ reason: missing(t), type: `${kind}_permission` as InconsistentObjectType,
+            definition: { role: p.role, comment: p.comment, permission: p.permission, table: qn(t.table) }, id: permissionId(t.table, p.role, kind) });
         }
       }
       for (const et of t.event_triggers as Array<{ name: string }>) {
-        record(eventTriggerId(t.table, et.name), 'event_trigger', { table: qn(t.table), configuration: et }, missing(t));
+        errors.push({ reason: missing(t), type: 'event_trigger', definition: { table: qn(t.table), configuration: et }, id: eventTriggerId(t.table, et.name) });
       }
+      if (errors.length) p3.set(key, errors);
       continue;
     }
     const e = tablePermissions(t, s, structures, memo);
     tables[key] = e.out;
-    if (e.errors.length) inconsistent.push(...e.errors);
+    if (e.errors.length) p3.set(key, e.errors);
   }
-
-  // Functions.
-  const functions: Record<string, FunctionInfo> = {};
-  for (const f of Object.values(metadata.functions)) {
-    try {
-      functions[qualifiedKey(f.function)] = resolveFunction(f.function, f.configuration.session_argument ?? null, tables, catalog);
-    } catch (e) {
-      if (!(e instanceof Failure)) throw e;
-      // The original's definition of a function object is its name with the schema (track_function v1 or v2 alike).
-      record(functionId(f.function), 'function', qn(f.function), `in function ${qt(f.function)}: ${e.message}`);
-    }
-  }
-
-  const actions: Record<string, ActionInfo> = {};
-  for (const a of metadata.actions as ActionMeta[]) {
-    const reason = actionProblem(a, metadata.custom_types as CustomTypes);
-    if (reason) {
-      record(actionId(a.name), 'action', exportAction(a), `in action ${q(a.name)}; ${reason}`);
-      continue;
-    }
-    const handler = resolveUrlTemplate(a.definition.handler);
-    if (typeof handler !== 'string') {
-      // The original resolves the handler inside the action's context: the same `in action "<a>"; ` prefix.
-      record(actionId(a.name), 'action', exportAction(a), `in action ${q(a.name)}; Value for environment variables not found: ${handler.missing.join(', ')}`);
-      continue;
-    }
-    actions[a.name] = { name: a.name, definition: a.definition, handler, comment: a.comment, roles: a.permissions.map((p) => p.role) };
-  }
-
-  const cache: SchemaCache = { tables, functions, roles: [], inconsistent, actions, customTypes: metadata.custom_types as CustomTypes };
-  // Every role named in a consistent permission: read rarely, so computed when read (a bulk builds many caches).
-  let roles: string[] | null = null;
-  Object.defineProperty(cache, 'roles', {
-    enumerable: true,
-    get: () => (roles ??= [...new Set(Object.values(tables).flatMap((i) => Object.keys(i.permissions)))].sort()),
-  });
-  for (const check of checks) inconsistent.push(...check(metadata, cache, remoteSchemas));
-  return cache;
+  return { keys, base, resolved, structures, tables, head, p3 };
 }
 
 /** The tracked tables' keys in name order, kept from the last build while the set of tables is the same. */

@@ -7,6 +7,7 @@ import { EngineError, isEngineError } from '../core/errors.js';
 import { formatPath, type PathSegment } from '../core/json-path.js';
 import type { PgCatalog } from '../catalog/types.js';
 import { introspectCatalog } from '../catalog/introspect.js';
+import { shareCatalog } from '../catalog/share.js';
 import type { EngineState } from '../cache/state.js';
 import type { RemoteIntrospections, SchemaCache } from '../cache/types.js';
 import { buildSchemaCache, publicInconsistencies, type CacheCheck } from '../cache/build.js';
@@ -184,7 +185,7 @@ class Run {
     const inconsistent = this.cache.inconsistent.flatMap((o) => (o.id ? [o.id] : []));
     const events = d.decide({ metadata: this.metadata, catalog: this.catalog, inconsistent });
     this.remoteSchemas = await d.io(process.env, { metadata: this.metadata, remoteSchemas: this.remoteSchemas });
-    if (d.catalog === 'reload') this.catalog = await introspectCatalog(this.ctx.client);
+    if (d.catalog === 'reload') this.catalog = shareCatalog(await introspectCatalog(this.ctx.client), this.catalog);
     await this.apply(events, d.check, d.enums);
     return SUCCESS;
   }
@@ -224,7 +225,7 @@ class Run {
       this.catalogFresh = false;
       return result;
     }
-    this.catalog = await introspectCatalog(this.ctx.client);
+    this.catalog = shareCatalog(await introspectCatalog(this.ctx.client), before);
     this.catalogFresh = true;
     await this.apply(decideRunSql(run, before, this.catalog, this.metadata), { mode: 'sql' }, 'all');
     return result;
@@ -243,7 +244,7 @@ class Run {
   private async freshCatalog(): Promise<void> {
     if (this.catalogFresh) return;
     const previous = this.catalog;
-    this.catalog = await withEnumValues(this.ctx.client, enumTables(this.metadata), await introspectCatalog(this.ctx.client), [], previous);
+    this.catalog = await withEnumValues(this.ctx.client, enumTables(this.metadata), shareCatalog(await introspectCatalog(this.ctx.client), previous), [], previous);
     this.catalogFresh = true;
   }
 
@@ -253,7 +254,7 @@ class Run {
     let metadata = this.metadata;
     for (const e of events) metadata = evolve(metadata, e);
     const catalog = await withEnumValues(this.ctx.client, enumTables(metadata), this.catalog, enums, this.catalog);
-    const cache = buildSchemaCache(metadata, catalog, this.remoteSchemas, this.ctx.cacheChecks);
+    const cache = buildSchemaCache(metadata, catalog, this.remoteSchemas, this.ctx.cacheChecks, { previous: before });
     enforce(check, before, cache);
     this.metadata = metadata;
     this.catalog = catalog;
