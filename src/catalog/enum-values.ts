@@ -36,8 +36,8 @@ export async function withEnumValues(
   }
   // The same catalog when nothing changed: builds compare catalogs by identity (src/cache/build.ts).
   for (const c of [catalog, previous]) {
-    if (c?.enumValues && c.tables === catalog.tables && c.functions === catalog.functions && c.serverVersion === catalog.serverVersion
-      && sameRecord(c.enumValues, enumValues)) return c;
+    if (c && (c.enumValues || enumTables.length === 0) && c.tables === catalog.tables && c.functions === catalog.functions && c.serverVersion === catalog.serverVersion
+      && sameRecord(c.enumValues ?? {}, enumValues)) return c;
   }
   return { ...catalog, enumValues };
 }

@@ -12,8 +12,9 @@ import type { EngineState } from '../cache/state.js';
 import type { RemoteIntrospections, SchemaCache } from '../cache/types.js';
 import { buildSchemaCache, publicInconsistencies, type CacheCheck } from '../cache/build.js';
 import { decideRunSql, shouldCheckMetadata } from '../../events/decide/sql.js';
-import { enumTables, type Metadata } from '../../projections/metadata.js';
-import { evolve } from '../../projections/evolve.js';
+import { enumTables, type Metadata, type TableMeta } from '../../projections/metadata.js';
+import { evolveAll } from '../../projections/evolve.js';
+import { ENUM_NEUTRAL, foldInPlace, oneTableEach } from './fold-in-place.js';
 import { withEnumValues } from '../catalog/enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
 import { checkMigration, migrationRef, recordMigration, type MigrationArgs } from './migrations.js';
@@ -50,6 +51,8 @@ const SUCCESS = { message: 'success' };
 export async function runMetadataQuery(body: unknown, ctx: MetadataRequestContext): Promise<MetadataResult> {
   const run = new Run(ctx);
   const response = await run.query(body, []);
+  // What the run changed in place is frozen once it is the state's (Note [Folding a bulk]).
+  Object.freeze(run.state().metadata.tables);
   await run.triggers.sync(run.state().metadata);
   // Cron triggers' catalog rows and events follow their metadata (src/scheduled/catalog.ts).
   if (run.state().metadata.cron_triggers !== ctx.state.metadata.cron_triggers) await reconcileCronTriggers(ctx.client, run.state().metadata);
@@ -116,6 +119,8 @@ class Run {
   private remoteSchemas: RemoteIntrospections;
   private cache: SchemaCache;
   private catalogFresh = false;
+  /** The tables record this run changes in place (Note [Folding a bulk]); the metadata's own while it is. */
+  private working: Record<string, TableMeta> | null = null;
   /** Capture triggers follow the metadata before any data changes in this transaction (Note [Capture in step]). */
   readonly triggers: TriggerSync;
 
@@ -251,10 +256,19 @@ class Run {
   /** Folds events, rebuilds the cache and enforces the consistency rule of the operation. */
   private async apply(events: Event[], check: Check, enums: 'all' | string[] = []): Promise<void> {
     const before = this.cache;
-    let metadata = this.metadata;
-    for (const e of events) metadata = evolve(metadata, e);
-    const catalog = await withEnumValues(this.ctx.client, enumTables(metadata), this.catalog, enums, this.catalog);
-    const cache = buildSchemaCache(metadata, catalog, this.remoteSchemas, this.ctx.cacheChecks, { previous: before });
+    const keys = oneTableEach(events);
+    let metadata: Metadata;
+    if (keys) {
+      if (this.working !== this.metadata.tables) this.working = { ...this.metadata.tables };
+      metadata = foldInPlace(this.metadata, events, keys, this.working);
+    } else {
+      metadata = evolveAll(this.metadata, events);
+      this.working = null;
+    }
+    // Only these events can change which tables are enums (whose rows the catalog holds).
+    const enumsMayChange = enums === 'all' || enums.length > 0 || events.some((e) => !ENUM_NEUTRAL.has(e.type) && !(e.type === 'table_tracked' && !e.data.is_enum));
+    const catalog = enumsMayChange ? await withEnumValues(this.ctx.client, enumTables(metadata), this.catalog, enums, this.catalog) : this.catalog;
+    const cache = buildSchemaCache(metadata, catalog, this.remoteSchemas, this.ctx.cacheChecks, { previous: before, changed: keys ?? undefined, owner: this });
     enforce(check, before, cache);
     this.metadata = metadata;
     this.catalog = catalog;
