@@ -94,14 +94,17 @@ function lookup(env: Envelope): { op: Operation; parse: (raw: unknown) => unknow
   return null;
 }
 
-/** Parses a bulk element (envelope and args); errors carry Aeson-style paths. */
-function preParse(item: unknown, at: PathSegment[]): void {
+/**
+ * Parses a bulk element (envelope and args); errors carry Aeson-style paths. The parsed args are kept in `parsed`
+ * under the element, for its run to take instead of parsing them again.
+ */
+function preParse(item: unknown, at: PathSegment[], parsed: WeakMap<object, unknown>): void {
   try {
     const env = parseEnvelope(item, []);
     const found = lookup(env);
     if (found?.op.kind === 'bulk') {
-      if (Array.isArray(env.args)) env.args.forEach((x, i) => preParse(x, [...at, i]));
-    } else found?.parse(env.args);
+      if (Array.isArray(env.args)) env.args.forEach((x, i) => preParse(x, [...at, i], parsed));
+    } else if (found) parsed.set(item as object, found.parse(env.args));
   } catch (e) {
     if (isEngineError(e) && e.code === 'parse-failed') throw e.at(formatPath(at) + e.path.slice(1));
     // Other errors (duplicates in a replace document, ...) are reported when the element runs.
@@ -121,6 +124,8 @@ class Run {
   private catalogFresh = false;
   /** The tables record this run changes in place (Note [Folding a bulk]); the metadata's own while it is. */
   private working: Record<string, TableMeta> | null = null;
+  /** Bulk elements' args as the bulk's parse left them (each taken once). */
+  private readonly preParsed = new WeakMap<object, unknown>();
   /** Capture triggers follow the metadata before any data changes in this transaction (Note [Capture in step]). */
   readonly triggers: TriggerSync;
 
@@ -144,7 +149,9 @@ class Run {
     const found = lookup(env);
     try {
       if (!found) throw new EngineError('parse-failed', `unknown query type: ${env.type}`, { path: '$.type' });
-      return await this.dispatch(found.op, found.parse(env.args), env.args, base);
+      const pre = this.preParsed.get(body as object);
+      this.preParsed.delete(body as object);
+      return await this.dispatch(found.op, pre !== undefined ? pre : found.parse(env.args), env.args, base);
     } catch (e) {
       if (isEngineError(e) && base.length) throw e.at(formatPath(base) + e.path.slice(1));
       throw e;
@@ -177,7 +184,7 @@ class Run {
       throw new EngineError('parse-failed', `parsing [RQLQuery] failed, expected Array, but encountered ${jsonKind(raw)}`, { path: formatPath([...base, 'args']) });
     }
     // Like the original, the whole bulk is parsed before anything runs; parse errors name the element as `$[i]`.
-    raw.forEach((item, i) => preParse(item, [i]));
+    raw.forEach((item, i) => preParse(item, [i], this.preParsed));
     checkAccessModes(raw, base);
     const out: unknown[] = [];
     for (let i = 0; i < raw.length; i++) out.push(await this.query(raw[i], [...base, 'args', i]));
