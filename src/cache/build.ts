@@ -496,13 +496,14 @@ function tablePermissions(t: TableMeta, s: TableInfo, tables: Record<string, Tab
     }
   });
   // A role whose permissions resolve to the same objects keeps its object (role schemas compare identities).
-  const previous = hit && hit.structure === s ? hit.out.permissions : {};
+  const previous = memo.lastFinal.get(s)?.permissions ?? {};
   for (const [role, rp] of Object.entries(permissions)) {
     const old = own(previous, role);
     if (old && sameRolePermissions(old, rp)) permissions[role] = old;
   }
   const out: TableInfo = { ...s, permissions };
   setStructure(out, s);
+  memo.lastFinal.set(s, out);
   const entry = { meta: t, structure: s, perms: sources, deps, out, errors };
   memo.tables.set(t, entry);
   return entry;

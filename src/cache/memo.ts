@@ -4,7 +4,7 @@
 // exactly what a build from scratch would compute; anything else recomputes.
 import type { PgTable } from '../catalog/types.js';
 import type { PermissionMeta, TableMeta } from '../../projections/metadata.js';
-import type { InconsistentObject, RolePermissions, TableInfo } from './types.js';
+import type { InconsistentObject, TableInfo } from './types.js';
 
 /** Keys read from a record during a resolution, with what they held then (or whether they existed). */
 export type Deps = Array<[key: string, value: unknown]>;
@@ -74,8 +74,8 @@ export class CacheMemo {
   readonly structure = new WeakMap<TableInfo, StructureEntry>();
   readonly perms = new WeakMap<PermissionMeta, PermEntry>();
   readonly tables = new WeakMap<TableMeta, TableEntry>();
-  /** Role permissions by final table info: a role's object keeps its identity while its permissions resolve the same. */
-  readonly rolePerms = new WeakMap<TableInfo, Record<string, RolePermissions>>();
+  /** The last final info made from a pass-2 info: its roles' permission objects are kept where they resolve the same. */
+  readonly lastFinal = new WeakMap<TableInfo, TableInfo>();
   /** The last sorted order of the tracked tables' keys. */
   sorted: { keys: string[]; set: Set<string> } = { keys: [], set: new Set() };
 }

@@ -107,3 +107,34 @@ test('random metadata changes: incremental caches and role schemas equal fresh b
   // The stream must exercise reuse, or it proves nothing about it.
   t.true(reused > 50);
 });
+
+test('a permission change rebuilds only the schema of the role it changes; a relationship change those of roles that see the table', async (t) => {
+  const other = await createTestDatabase('cacheincr2');
+  const g = await Harness.connect(other.url);
+  t.teardown(async () => {
+    await g.close();
+    await other.drop();
+  });
+  await g.ok({ type: 'run_sql', args: { sql: 'CREATE TABLE a (id serial PRIMARY KEY, title text); CREATE TABLE b (id serial PRIMARY KEY, a_id int REFERENCES a(id)); CREATE TABLE c (id serial PRIMARY KEY);' } });
+  await g.ok({ type: 'bulk', args: [
+    { type: 'track_table', args: 'a' }, { type: 'track_table', args: 'b' }, { type: 'track_table', args: 'c' },
+    ...['user', 'editor'].map((role) => ({ type: 'create_select_permission', args: { table: 'a', role, permission: { columns: '*', filter: {} } } })),
+    ...['user', 'editor'].map((role) => ({ type: 'create_select_permission', args: { table: 'b', role, permission: { columns: '*', filter: {} } } })),
+    { type: 'create_select_permission', args: { table: 'c', role: 'anon', permission: { columns: '*', filter: {} } } },
+  ] });
+  const schemas = () => Object.fromEntries(['admin', 'user', 'editor', 'anon'].map((r) => [r, roleSchema(g.state, r, features.extensions)]));
+  const s0 = schemas();
+  await g.ok({ type: 'create_insert_permission', args: { table: 'a', role: 'user', permission: { columns: ['title'], check: {} } } });
+  const s1 = schemas();
+  t.not(s1.user, s0.user);
+  t.is(s1.editor, s0.editor);
+  t.is(s1.anon, s0.anon);
+  t.is(s1.admin, s0.admin);
+  await g.ok({ type: 'create_object_relationship', args: { table: 'b', name: 'a', using: { foreign_key_constraint_on: 'a_id' } } });
+  const s2 = schemas();
+  t.not(s2.user, s1.user);
+  t.not(s2.editor, s1.editor);
+  t.not(s2.admin, s1.admin);
+  t.is(s2.anon, s1.anon);
+  t.truthy(s2.editor.ctx.tables.get('public.b')?.objectRels.get('a'));
+});
