@@ -8,6 +8,7 @@ import { formatPath, type PathSegment } from '../core/json-path.js';
 import type { PgCatalog } from '../catalog/types.js';
 import { introspectCatalog } from '../catalog/introspect.js';
 import { shareCatalog } from '../catalog/share.js';
+import { catalogFingerprint, fingerprintOf, withFingerprint } from '../catalog/fingerprint.js';
 import type { EngineState } from '../cache/state.js';
 import type { RemoteIntrospections, SchemaCache } from '../cache/types.js';
 import { buildSchemaCache, publicInconsistencies, type CacheCheck } from '../cache/build.js';
@@ -252,11 +253,18 @@ class Run {
   // the first operation that decides re-reads it, and run_sql marks it stale. Enum rows are different: the
   // original reads them when it builds metadata, not on every data change, so they are carried over and only
   // re-read for the enum tables an operation touches, or for all on reload/replace/checked run_sql.
-  /** Re-reads the catalog once per request (and after SQL), keeping the enum rows read before. */
+  /**
+   * Re-reads the catalog once per request (and after SQL), keeping the enum rows read before; not when its fingerprint
+   * says Postgres still has the catalog held (src/catalog/fingerprint.ts Note [Catalog fingerprint]).
+   */
   private async freshCatalog(): Promise<void> {
     if (this.catalogFresh) return;
     const previous = this.catalog;
-    this.catalog = await withEnumValues(this.ctx.client, enumTables(this.metadata), shareCatalog(await introspectCatalog(this.ctx.client), previous), [], previous);
+    const fingerprint = await catalogFingerprint(this.ctx.client);
+    if (fingerprintOf(previous) !== fingerprint) {
+      const read = shareCatalog(await introspectCatalog(this.ctx.client), previous);
+      this.catalog = withFingerprint(await withEnumValues(this.ctx.client, enumTables(this.metadata), read, [], previous), fingerprint);
+    }
     this.catalogFresh = true;
   }
 

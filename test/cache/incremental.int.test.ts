@@ -4,7 +4,8 @@
 // after each one, the live state's cache (built from the previous one, in place within bulks) and the cache a
 // follower gets by folding the new events onto its previous state must equal a cache built with a fresh memo, and
 // every role's schema, reused across states where its key holds, must print as a schema built from that fresh cache
-// and hold the same permissions.
+// and hold the same permissions. Serial: the last schema built per role is remembered process-wide, and the two
+// tests' states would take turns replacing it.
 import test from 'ava';
 import { printSchema } from 'graphql';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
@@ -61,7 +62,7 @@ function permissionBulk(i: number): unknown {
   return { type: 'bulk', args };
 }
 
-test('random metadata changes: incremental caches and role schemas equal fresh builds', async (t) => {
+test.serial('random metadata changes: incremental caches and role schemas equal fresh builds', async (t) => {
   const nextOp = randomMetadataOps(33, {
     tracked: () => Object.values(h.state.metadata.tables).map((x) => x.table.name),
     exported: () => exportMetadata(h.state.metadata),
@@ -108,7 +109,7 @@ test('random metadata changes: incremental caches and role schemas equal fresh b
   t.true(reused > 50);
 });
 
-test('a permission change rebuilds only the schema of the role it changes; a relationship change those of roles that see the table', async (t) => {
+test.serial('a permission change rebuilds only the schema of the role it changes; a relationship change those of roles that see the table', async (t) => {
   const other = await createTestDatabase('cacheincr2');
   const g = await Harness.connect(other.url);
   t.teardown(async () => {
