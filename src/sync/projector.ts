@@ -9,6 +9,7 @@ import type { RemoteIntrospections } from '../cache/types.js';
 import { qualifiedKey } from '../core/names.js';
 import { introspectWithEnums, withEnumValues } from '../catalog/enum-values.js';
 import { shareCatalog } from '../catalog/share.js';
+import { catalogFingerprint, withFingerprint } from '../catalog/fingerprint.js';
 import type { LoggedEvent } from '../../events/log.js';
 import { CATALOG_EFFECT, own } from '../../events/types.js';
 import { emptyMetadata, enumTables, type Metadata } from '../../projections/metadata.js';
@@ -65,7 +66,11 @@ export const createProjector = (features: ProjectorFeatures): Projector => ({
   emptyMetadata,
   fold: (metadata, events) => fold(metadata, events),
   async catalogFor(client, metadata, events, previous) {
-    if (previous === null || needsCatalog(events, previous)) return shareCatalog(await introspectWithEnums(client, enumTables(metadata)), previous);
+    if (previous === null || needsCatalog(events, previous)) {
+      // Taken first, for the next write to know whether it must read the catalog again (src/catalog/fingerprint.ts).
+      const fingerprint = await catalogFingerprint(client);
+      return withFingerprint(shareCatalog(await introspectWithEnums(client, enumTables(metadata)), previous), fingerprint);
+    }
     return withEnumValues(client, enumTables(metadata), previous, changedEnums(events), previous);
   },
   remoteSchemasFor: (metadata, events, previous) => features.remoteSchemasAfter(metadata, events, previous),
