@@ -1,4 +1,4 @@
-// `npm run bench:metadata [-- --tables 1000] [--roles 10] [--db NAME] [--port P] [--cpu-prof]` (issue 33 item 1):
+// `npm run bench:metadata [-- --tables 1000] [--roles 10] [--db NAME] [--port P] [--cpu-prof] [--engine-root DIR]` (issue 33 item 1):
 // what big metadata costs. A fresh database of `tables` tables (10 columns, a foreign key to the previous table) and
 // an engine on it; then, timed: (1) one `bulk` tracking every table with both relationships of every foreign key and
 // select/insert/update/delete permissions for `roles` roles on every table; (2) `replace_metadata` of the whole
@@ -24,6 +24,8 @@ const { values: args } = parseArgs({
     port: { type: 'string', default: '0' },
     'cpu-prof': { type: 'boolean', default: false },
     'results-dir': { type: 'string', default: 'bench/results' },
+    /** A checkout to run the engines from (e.g. `git archive main` unpacked), to compare with this one. */
+    'engine-root': { type: 'string' },
   },
 });
 
@@ -118,7 +120,9 @@ await runBenchMain('metadata', async (started) => {
   const results: Record<string, unknown> = { tables: N, roles: ROLES.length, permissions: N * ROLES.length * 4 };
   const port = Number(args.port);
   const engine = (tag: string, p: number, nodeArgs: string[] = []): Promise<SpawnedProcess> =>
-    spawnEngine({ databaseUrl, port: p, logFile: join(args['results-dir'], `metadata-${stamp}-${tag}.log`), nodeArgs, startTimeoutMs: 600_000 });
+    spawnEngine({
+      databaseUrl, port: p, logFile: join(args['results-dir'], `metadata-${stamp}-${tag}.log`), nodeArgs, startTimeoutMs: 600_000, root: args['engine-root'] ?? null,
+    });
   const prof = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${args['results-dir']}`] : [];
   const a = await engine('a', port, prof);
   started.push(a);
