@@ -15,7 +15,7 @@ export interface EngineState {
 
 /** The state for a metadata at a seq, resolved against a catalog and the remote schemas (with the features' cache checks). */
 export function buildState(
-  seq: number, metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, checks: readonly CacheCheck[],
+  seq: number, metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, checks: readonly CacheCheck[], previous?: EngineState,
 ): EngineState {
-  return { seq, metadata, catalog, remoteSchemas, cache: buildSchemaCache(metadata, catalog, remoteSchemas, checks) };
+  return { seq, metadata, catalog, remoteSchemas, cache: buildSchemaCache(metadata, catalog, remoteSchemas, checks, { previous: previous?.cache }) };
 }

@@ -34,10 +34,20 @@ export async function withEnumValues(
     const { rows } = await client.query<{ value: string; comment: string | null }>(q.text);
     enumValues[key] = rows;
   }
+  // The same catalog when nothing changed: builds compare catalogs by identity (src/cache/build.ts).
+  for (const c of [catalog, previous]) {
+    if (c && (c.enumValues || enumTables.length === 0) && c.tables === catalog.tables && c.functions === catalog.functions && c.serverVersion === catalog.serverVersion
+      && sameRecord(c.enumValues ?? {}, enumValues)) return c;
+  }
   return { ...catalog, enumValues };
 }
 
 /** A full catalog read for building metadata: introspection plus the enum tables' rows (start-up, reload, sync). */
 export async function introspectWithEnums(client: pg.ClientBase, enumTables: readonly QualifiedName[]): Promise<PgCatalog> {
   return withEnumValues(client, enumTables, await introspectCatalog(client), 'all');
+}
+
+function sameRecord<T>(a: Record<string, T>, b: Record<string, T>): boolean {
+  const keys = Object.keys(b);
+  return keys.length === Object.keys(a).length && keys.every((k) => Object.hasOwn(a, k) && a[k] === b[k]);
 }

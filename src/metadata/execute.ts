@@ -7,12 +7,15 @@ import { EngineError, isEngineError } from '../core/errors.js';
 import { formatPath, type PathSegment } from '../core/json-path.js';
 import type { PgCatalog } from '../catalog/types.js';
 import { introspectCatalog } from '../catalog/introspect.js';
+import { shareCatalog } from '../catalog/share.js';
+import { catalogFingerprint, fingerprintOf, withFingerprint } from '../catalog/fingerprint.js';
 import type { EngineState } from '../cache/state.js';
 import type { RemoteIntrospections, SchemaCache } from '../cache/types.js';
 import { buildSchemaCache, publicInconsistencies, type CacheCheck } from '../cache/build.js';
 import { decideRunSql, shouldCheckMetadata } from '../../events/decide/sql.js';
-import { enumTables, type Metadata } from '../../projections/metadata.js';
-import { evolve } from '../../projections/evolve.js';
+import { enumTables, type Metadata, type TableMeta } from '../../projections/metadata.js';
+import { evolveAll } from '../../projections/evolve.js';
+import { ENUM_NEUTRAL, foldInPlace, oneTableEach } from './fold-in-place.js';
 import { withEnumValues } from '../catalog/enum-values.js';
 import { runSql, type RunSqlResult } from './run-sql.js';
 import { checkMigration, migrationRef, recordMigration, type MigrationArgs } from './migrations.js';
@@ -49,6 +52,8 @@ const SUCCESS = { message: 'success' };
 export async function runMetadataQuery(body: unknown, ctx: MetadataRequestContext): Promise<MetadataResult> {
   const run = new Run(ctx);
   const response = await run.query(body, []);
+  // What the run changed in place is frozen once it is the state's (Note [Folding a bulk]).
+  Object.freeze(run.state().metadata.tables);
   await run.triggers.sync(run.state().metadata);
   // Cron triggers' catalog rows and events follow their metadata (src/scheduled/catalog.ts).
   if (run.state().metadata.cron_triggers !== ctx.state.metadata.cron_triggers) await reconcileCronTriggers(ctx.client, run.state().metadata);
@@ -90,14 +95,17 @@ function lookup(env: Envelope): { op: Operation; parse: (raw: unknown) => unknow
   return null;
 }
 
-/** Parses a bulk element (envelope and args); errors carry Aeson-style paths. */
-function preParse(item: unknown, at: PathSegment[]): void {
+/**
+ * Parses a bulk element (envelope and args); errors carry Aeson-style paths. The parsed args are kept in `parsed`
+ * under the element, for its run to take instead of parsing them again.
+ */
+function preParse(item: unknown, at: PathSegment[], parsed: WeakMap<object, unknown>): void {
   try {
     const env = parseEnvelope(item, []);
     const found = lookup(env);
     if (found?.op.kind === 'bulk') {
-      if (Array.isArray(env.args)) env.args.forEach((x, i) => preParse(x, [...at, i]));
-    } else found?.parse(env.args);
+      if (Array.isArray(env.args)) env.args.forEach((x, i) => preParse(x, [...at, i], parsed));
+    } else if (found) parsed.set(item as object, found.parse(env.args));
   } catch (e) {
     if (isEngineError(e) && e.code === 'parse-failed') throw e.at(formatPath(at) + e.path.slice(1));
     // Other errors (duplicates in a replace document, ...) are reported when the element runs.
@@ -115,6 +123,10 @@ class Run {
   private remoteSchemas: RemoteIntrospections;
   private cache: SchemaCache;
   private catalogFresh = false;
+  /** The tables record this run changes in place (Note [Folding a bulk]); the metadata's own while it is. */
+  private working: Record<string, TableMeta> | null = null;
+  /** Bulk elements' args as the bulk's parse left them (each taken once). */
+  private readonly preParsed = new WeakMap<object, unknown>();
   /** Capture triggers follow the metadata before any data changes in this transaction (Note [Capture in step]). */
   readonly triggers: TriggerSync;
 
@@ -138,7 +150,9 @@ class Run {
     const found = lookup(env);
     try {
       if (!found) throw new EngineError('parse-failed', `unknown query type: ${env.type}`, { path: '$.type' });
-      return await this.dispatch(found.op, found.parse(env.args), env.args, base);
+      const pre = this.preParsed.get(body as object);
+      this.preParsed.delete(body as object);
+      return await this.dispatch(found.op, pre !== undefined ? pre : found.parse(env.args), env.args, base);
     } catch (e) {
       if (isEngineError(e) && base.length) throw e.at(formatPath(base) + e.path.slice(1));
       throw e;
@@ -171,7 +185,7 @@ class Run {
       throw new EngineError('parse-failed', `parsing [RQLQuery] failed, expected Array, but encountered ${jsonKind(raw)}`, { path: formatPath([...base, 'args']) });
     }
     // Like the original, the whole bulk is parsed before anything runs; parse errors name the element as `$[i]`.
-    raw.forEach((item, i) => preParse(item, [i]));
+    raw.forEach((item, i) => preParse(item, [i], this.preParsed));
     checkAccessModes(raw, base);
     const out: unknown[] = [];
     for (let i = 0; i < raw.length; i++) out.push(await this.query(raw[i], [...base, 'args', i]));
@@ -184,7 +198,7 @@ class Run {
     const inconsistent = this.cache.inconsistent.flatMap((o) => (o.id ? [o.id] : []));
     const events = d.decide({ metadata: this.metadata, catalog: this.catalog, inconsistent });
     this.remoteSchemas = await d.io(process.env, { metadata: this.metadata, remoteSchemas: this.remoteSchemas });
-    if (d.catalog === 'reload') this.catalog = await introspectCatalog(this.ctx.client);
+    if (d.catalog === 'reload') this.catalog = shareCatalog(await introspectCatalog(this.ctx.client), this.catalog);
     await this.apply(events, d.check, d.enums);
     return SUCCESS;
   }
@@ -224,7 +238,7 @@ class Run {
       this.catalogFresh = false;
       return result;
     }
-    this.catalog = await introspectCatalog(this.ctx.client);
+    this.catalog = shareCatalog(await introspectCatalog(this.ctx.client), before);
     this.catalogFresh = true;
     await this.apply(decideRunSql(run, before, this.catalog, this.metadata), { mode: 'sql' }, 'all');
     return result;
@@ -239,21 +253,37 @@ class Run {
   // the first operation that decides re-reads it, and run_sql marks it stale. Enum rows are different: the
   // original reads them when it builds metadata, not on every data change, so they are carried over and only
   // re-read for the enum tables an operation touches, or for all on reload/replace/checked run_sql.
-  /** Re-reads the catalog once per request (and after SQL), keeping the enum rows read before. */
+  /**
+   * Re-reads the catalog once per request (and after SQL), keeping the enum rows read before; not when its fingerprint
+   * says Postgres still has the catalog held (src/catalog/fingerprint.ts Note [Catalog fingerprint]).
+   */
   private async freshCatalog(): Promise<void> {
     if (this.catalogFresh) return;
     const previous = this.catalog;
-    this.catalog = await withEnumValues(this.ctx.client, enumTables(this.metadata), await introspectCatalog(this.ctx.client), [], previous);
+    const fingerprint = await catalogFingerprint(this.ctx.client);
+    if (fingerprintOf(previous) !== fingerprint) {
+      const read = shareCatalog(await introspectCatalog(this.ctx.client), previous);
+      this.catalog = withFingerprint(await withEnumValues(this.ctx.client, enumTables(this.metadata), read, [], previous), fingerprint);
+    }
     this.catalogFresh = true;
   }
 
   /** Folds events, rebuilds the cache and enforces the consistency rule of the operation. */
   private async apply(events: Event[], check: Check, enums: 'all' | string[] = []): Promise<void> {
     const before = this.cache;
-    let metadata = this.metadata;
-    for (const e of events) metadata = evolve(metadata, e);
-    const catalog = await withEnumValues(this.ctx.client, enumTables(metadata), this.catalog, enums, this.catalog);
-    const cache = buildSchemaCache(metadata, catalog, this.remoteSchemas, this.ctx.cacheChecks);
+    const keys = oneTableEach(events);
+    let metadata: Metadata;
+    if (keys) {
+      if (this.working !== this.metadata.tables) this.working = { ...this.metadata.tables };
+      metadata = foldInPlace(this.metadata, events, keys, this.working);
+    } else {
+      metadata = evolveAll(this.metadata, events);
+      this.working = null;
+    }
+    // Only these events can change which tables are enums (whose rows the catalog holds).
+    const enumsMayChange = enums === 'all' || enums.length > 0 || events.some((e) => !ENUM_NEUTRAL.has(e.type) && !(e.type === 'table_tracked' && !e.data.is_enum));
+    const catalog = enumsMayChange ? await withEnumValues(this.ctx.client, enumTables(metadata), this.catalog, enums, this.catalog) : this.catalog;
+    const cache = buildSchemaCache(metadata, catalog, this.remoteSchemas, this.ctx.cacheChecks, { previous: before, changed: keys ?? undefined, owner: this });
     enforce(check, before, cache);
     this.metadata = metadata;
     this.catalog = catalog;

@@ -24,5 +24,5 @@ export async function catchUp(client: pg.ClientBase, state: EngineState, project
   const metadata = projector.fold(state.metadata, events);
   const catalog = await projector.catalogFor(client, metadata, events, state.catalog);
   const remoteSchemas = await projector.remoteSchemasFor(metadata, events, state.remoteSchemas);
-  return projector.buildState(events[events.length - 1].seq, metadata, catalog, remoteSchemas);
+  return projector.buildState(events[events.length - 1].seq, metadata, catalog, remoteSchemas, state);
 }

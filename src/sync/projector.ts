@@ -8,6 +8,8 @@ import type { CacheCheck } from '../cache/build.js';
 import type { RemoteIntrospections } from '../cache/types.js';
 import { qualifiedKey } from '../core/names.js';
 import { introspectWithEnums, withEnumValues } from '../catalog/enum-values.js';
+import { shareCatalog } from '../catalog/share.js';
+import { catalogFingerprint, withFingerprint } from '../catalog/fingerprint.js';
 import type { LoggedEvent } from '../../events/log.js';
 import { CATALOG_EFFECT, own } from '../../events/types.js';
 import { emptyMetadata, enumTables, type Metadata } from '../../projections/metadata.js';
@@ -20,7 +22,8 @@ export interface Projector {
   catalogFor(client: pg.ClientBase, metadata: Metadata, events: readonly LoggedEvent[], previous: PgCatalog | null): Promise<PgCatalog>;
   /** The remote schemas' introspections for `metadata` after `events` (none yet at start-up: `previous` null). */
   remoteSchemasFor(metadata: Metadata, events: readonly LoggedEvent[], previous: RemoteIntrospections | null): Promise<RemoteIntrospections>;
-  buildState(seq: number, metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections): EngineState;
+  /** `previous`: the state these follow, whose cache the build may start from (src/cache/build.ts Note [Delta build]). */
+  buildState(seq: number, metadata: Metadata, catalog: PgCatalog, remoteSchemas: RemoteIntrospections, previous?: EngineState): EngineState;
   /** The features' checks that every schema cache of this engine runs (the write path rebuilds caches with them). */
   readonly cacheChecks: readonly CacheCheck[];
 }
@@ -63,10 +66,14 @@ export const createProjector = (features: ProjectorFeatures): Projector => ({
   emptyMetadata,
   fold: (metadata, events) => fold(metadata, events),
   async catalogFor(client, metadata, events, previous) {
-    if (previous === null || needsCatalog(events, previous)) return introspectWithEnums(client, enumTables(metadata));
+    if (previous === null || needsCatalog(events, previous)) {
+      // Taken first, for the next write to know whether it must read the catalog again (src/catalog/fingerprint.ts).
+      const fingerprint = await catalogFingerprint(client);
+      return withFingerprint(shareCatalog(await introspectWithEnums(client, enumTables(metadata)), previous), fingerprint);
+    }
     return withEnumValues(client, enumTables(metadata), previous, changedEnums(events), previous);
   },
   remoteSchemasFor: (metadata, events, previous) => features.remoteSchemasAfter(metadata, events, previous),
-  buildState: (seq, metadata, catalog, remoteSchemas) => buildState(seq, metadata, catalog, remoteSchemas, features.cacheChecks),
+  buildState: (seq, metadata, catalog, remoteSchemas, previous) => buildState(seq, metadata, catalog, remoteSchemas, features.cacheChecks, previous),
   cacheChecks: features.cacheChecks,
 });

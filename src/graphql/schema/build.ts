@@ -1,5 +1,5 @@
-// Builds the GraphQL schema of one role from the schema cache and the features' extensions, memoised per
-// (extensions, state object, role): a new state (any metadata or catalog change) gets new schemas, lazily.
+// Builds the GraphQL schema of one role from the schema cache and the features' extensions, lazily, memoised per
+// (extensions, state object, role) and reused by a later state that leaves what the role reads as it was.
 import {
   GraphQLIncludeDirective, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
   type GraphQLFieldConfig,
@@ -11,6 +11,8 @@ import { buildRoleContext } from './context.js';
 import { mutationFields } from './mutation.js';
 import { queryRootFields } from './root.js';
 import { sortedMap } from './types.js';
+import { structureOf } from '../../cache/memo.js';
+import { own } from '../../../events/types.js';
 
 /** The role's schema from the cache and the features' extensions. */
 export function buildRoleSchema(cache: SchemaCache, role: string, extensions: SchemaExtensions): RoleSchema {
@@ -53,9 +55,37 @@ export function buildRoleSchema(cache: SchemaCache, role: string, extensions: Sc
   return rs;
 }
 
-const memo = new WeakMap<SchemaExtensions, WeakMap<EngineState, Map<string, RoleSchema>>>();
+// Note [Role schemas across states]
+// A role's schema is a function of the parts of the state it reads: the structure (everything but permissions) and
+// this role's permissions of each table it has permissions on (every table for admin), the functions, the actions
+// and custom types, and the remote schemas. The schema cache keeps those parts' identities while they do not change
+// (src/cache/build.ts Note [Incremental cache]), so the list of them is the schema's key: a new state whose key for
+// this role is the same reuses the schema built for the previous one, and a change of one role's permissions
+// rebuilds that role's schema only, on its next request. With remote schemas the whole cache is in the key (their
+// merge reads it all).
 
-/** buildRoleSchema memoised per (extensions, state, role). */
+const memo = new WeakMap<SchemaExtensions, WeakMap<EngineState, Map<string, RoleSchema>>>();
+/** The last schema built per (extensions, role), with the key it was built for. */
+const lastBuilt = new WeakMap<SchemaExtensions, Map<string, { key: unknown[]; rs: RoleSchema }>>();
+
+/** What the role's schema depends on, as identities (Note [Role schemas across states]). */
+export function roleSchemaKey(state: EngineState, role: string): unknown[] {
+  const { cache, metadata } = state;
+  const functions = Object.keys(cache.functions).length ? cache.functions : null;
+  const key: unknown[] = [functions, metadata.actions, metadata.custom_types, metadata.remote_schemas.length ? cache : null];
+  for (const [k, info] of Object.entries(cache.tables)) {
+    if (role === 'admin') key.push(k, structureOf(info));
+    else {
+      const perms = own(info.permissions, role);
+      if (perms) key.push(k, structureOf(info), perms);
+    }
+  }
+  return key;
+}
+
+const sameKey = (a: unknown[], b: unknown[]): boolean => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/** buildRoleSchema memoised per (extensions, state, role), and reused across states while the role's key holds. */
 export function roleSchema(state: EngineState, role: string, extensions: SchemaExtensions): RoleSchema {
   let byState = memo.get(extensions);
   if (!byState) {
@@ -69,7 +99,18 @@ export function roleSchema(state: EngineState, role: string, extensions: SchemaE
   }
   let s = byRole.get(role);
   if (!s) {
-    s = buildRoleSchema(state.cache, role, extensions);
+    let last = lastBuilt.get(extensions);
+    if (!last) {
+      last = new Map();
+      lastBuilt.set(extensions, last);
+    }
+    const key = roleSchemaKey(state, role);
+    const before = last.get(role);
+    if (before && sameKey(before.key, key)) s = before.rs;
+    else {
+      s = buildRoleSchema(state.cache, role, extensions);
+      last.set(role, { key, rs: s });
+    }
     byRole.set(role, s);
   }
   return s;
