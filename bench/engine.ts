@@ -79,6 +79,8 @@ export async function spawnEngine(opts: {
   env?: NodeJS.ProcessEnv;
   root?: string | null; // checkout holding bin/engine.mjs (default: the one this file is in)
   nodeArgs?: string[]; // e.g. --cpu-prof
+  /** Flags after `serve`, e.g. `--read-replica-url URL` (bench/instructions.ts --engine-flags). */
+  args?: string[];
   /** A command the engine runs under, e.g. valgrind and its options (bench/instructions.ts). */
   wrapper?: string[];
   startTimeoutMs?: number;
@@ -88,7 +90,7 @@ export async function spawnEngine(opts: {
   await assertPortFree(port);
   // The child writes straight to the file: piping through this process would cost the load driver CPU.
   const out = openSync(opts.logFile, 'w');
-  const child = spawnNode(opts.wrapper, [...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve'], {
+  const child = spawnNode(opts.wrapper, [...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve', ...(opts.args ?? [])], {
     cwd: root,
     env: {
       ...process.env,
