@@ -18,7 +18,7 @@ import { graphqlBody, selectQueries, type BenchQuery } from './queries.js';
 import { graphqlLoad } from './load.js';
 import { log } from './log.js';
 
-const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-requests N] [--requests N] [--connections N] [--engine-root DIR] [--engine-flags FLAGS] [--engine-only] [--database NAME]
+const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-requests N] [--requests N] [--connections N] [--engine-root DIR] [--engine-flags FLAGS] [--engine-only] [--port P] [--database NAME]
   --warmup-requests N   requests before counting starts, per query per target (default 12000)
   --requests N          requests counted, per query per target (default 4000)
   --connections N       autocannon connections (default 4)
@@ -27,6 +27,7 @@ const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-r
                         (e.g. '--read-replica-url {db}': the primary as its own replica, out of rotation, so that
                         every read takes the read router's path to the primary)
   --engine-only         count the engine alone (no ceiling run; the e/c column is left out)
+  --port P              the engine on port P, the ceiling on P+1 (default: any free port)
   --database NAME       the bench database (default as npm run bench: BENCH_DATABASE or engine_bench; made if missing)
 Needs valgrind (callgrind_control, callgrind_annotate). Slow: ~1-2 min per query per target.`;
 
@@ -55,11 +56,12 @@ interface Options {
   engineRoot: string | null;
   engineFlags: string[];
   engineOnly: boolean;
+  port: number;
   database: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, engineFlags: [], engineOnly: false, database: null };
+  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, engineFlags: [], engineOnly: false, port: 0, database: null };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
@@ -81,6 +83,7 @@ function parseArgs(argv: string[]): Options {
     else if (flag === '--connections') o.connections = count();
     else if (flag === '--engine-root') o.engineRoot = value;
     else if (flag === '--engine-flags') o.engineFlags = value.split(' ').filter((f) => f !== '');
+    else if (flag === '--port') o.port = count();
     else if (flag === '--database') o.database = value;
     else throw new Error(`unknown flag ${flag}\n${HELP}`);
   }
@@ -121,10 +124,10 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   for (const q of selectQueries(o.only)) {
     const engine = (wrapper: string[]) => spawnEngine({
-      databaseUrl: dataset.url, port: 0, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(bench.pgPool) },
+      databaseUrl: dataset.url, port: o.port, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(bench.pgPool) },
       root: o.engineRoot, wrapper, startTimeoutMs: 600_000, args: o.engineFlags.map((f) => f.replaceAll('{db}', dataset.url)),
     });
-    const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: 0, poolSize: bench.pgPool, wrapper });
+    const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: o.port === 0 ? 0 : o.port + 1, poolSize: bench.pgPool, wrapper });
     const e = await measure(engine, setupEngineMetadata, q, o, join(dir, `callgrind-engine-${q.name}.out`));
     const c = o.engineOnly ? null : await measure(ceiling, async () => undefined, q, o, join(dir, `callgrind-ceiling-${q.name}.out`));
     const k = (n: number | undefined) => (n === undefined ? '-' : `${(n / 1000).toFixed(1)}k`).padStart(8);
