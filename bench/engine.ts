@@ -27,11 +27,11 @@ async function waitUntil(child: ChildProcess | null, probe: () => Promise<boolea
   }
 }
 
-function stopper(child: ChildProcess): () => Promise<void> {
+function stopper(child: ChildProcess, timeoutMs = 5000): () => Promise<void> {
   return () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
       child.once('exit', () => {
         clearTimeout(timer);
         resolve();
@@ -84,6 +84,8 @@ export async function spawnEngine(opts: {
   /** A command the engine runs under, e.g. valgrind and its options (bench/instructions.ts). */
   wrapper?: string[];
   startTimeoutMs?: number;
+  /** How long a stop waits for the engine to exit before killing it (under valgrind, whose output is written at exit). */
+  stopTimeoutMs?: number;
 }): Promise<SpawnedProcess> {
   const root = resolve(opts.root ?? ROOT);
   const port = opts.port === 0 ? await freePort() : opts.port;
@@ -106,7 +108,7 @@ export async function spawnEngine(opts: {
   closeSync(out);
   const url = `http://127.0.0.1:${port}`;
   log('engine.spawn', { pid: child.pid, url, root, logFile: opts.logFile });
-  const stop = stopper(child);
+  const stop = stopper(child, opts.stopTimeoutMs);
   try {
     await waitUntil(child, async () => (await fetch(`${url}/healthz`)).status === 200, 'engine', opts.startTimeoutMs ?? 60_000, opts.logFile);
   } catch (e) {

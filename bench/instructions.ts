@@ -125,7 +125,7 @@ async function main(): Promise<void> {
   for (const q of selectQueries(o.only)) {
     const engine = (wrapper: string[]) => spawnEngine({
       databaseUrl: dataset.url, port: o.port, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(bench.pgPool) },
-      root: o.engineRoot, wrapper, startTimeoutMs: 600_000, args: o.engineFlags.map((f) => f.replaceAll('{db}', dataset.url)),
+      root: o.engineRoot, wrapper, startTimeoutMs: 600_000, stopTimeoutMs: 300_000, args: o.engineFlags.map((f) => f.replaceAll('{db}', dataset.url)),
     });
     const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: o.port === 0 ? 0 : o.port + 1, poolSize: bench.pgPool, wrapper });
     const e = await measure(engine, setupEngineMetadata, q, o, join(dir, `callgrind-engine-${q.name}.out`));
