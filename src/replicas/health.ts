@@ -2,8 +2,8 @@
 // connection of its own) and each replica's replayed one (pg_last_wal_replay_lsn()). A replica that cannot be read
 // is down; one lagging more than --replica-max-lag-ms is lagging; both leave the rotation, and come back at the
 // first poll that finds them reachable and caught up (within the lag allowed).
+import pg from 'pg';
 import { log } from '../core/log.js';
-import { Probe } from './probe.js';
 import type { Replica } from './replica.js';
 import type { ReplicaSet } from './replica-set.js';
 
@@ -15,15 +15,15 @@ export interface HealthOptions {
 }
 
 export class HealthPoll {
-  private readonly probe: Probe;
+  private readonly probe: pg.Pool;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private closed = false;
   private primaryFailing = false;
 
   constructor(private readonly set: ReplicaSet, private readonly o: HealthOptions) {
-    this.probe = new Probe({ url: o.primaryUrl, applicationName: o.applicationName, connectionTimeoutMillis: 5000 },
-      (e) => log.debug('read-replica-pool-error', { replica: 'primary', error: e }));
+    this.probe = new pg.Pool({ connectionString: o.primaryUrl, application_name: o.applicationName, max: 1, connectionTimeoutMillis: 5000 });
+    this.probe.on('error', (e) => log.debug('read-replica-pool-error', { replica: 'primary', error: e }));
   }
 
   /** Polls once (so that the replicas are known before the first request), then every interval. */
@@ -71,6 +71,6 @@ export class HealthPoll {
     this.closed = true;
     if (this.timer !== null) clearTimeout(this.timer);
     await this.running;
-    await this.probe.close();
+    await this.probe.end().catch(() => undefined);
   }
 }

@@ -13,7 +13,6 @@ import type { ReplicaConsistency } from '../config/config.js';
 import type { ReadRouting, ReadSource } from '../execute/features.js';
 import { PrimaryHistory } from './lag.js';
 import { parseLsn } from './lsn.js';
-import { Probe } from './probe.js';
 import type { Replica } from './replica.js';
 
 // Note [Schema floor]
@@ -83,13 +82,10 @@ export class ReplicaSet implements ReadRouting {
     void this.readPrimary(this.o.primary).catch((e: unknown) => log.warn('read-replica', { message: 'cannot read the primary\'s WAL position', error: e }));
   }
 
-  /**
-   * Reads the primary's position on `on` (the primary's pool, or the health poll's connection); it counts for the
-   * floor of every swap made before it started.
-   */
-  async readPrimary(on: pg.Pool | Probe): Promise<{ text: string; pos: number }> {
+  /** Reads the primary's position on `pool`; it counts for the floor of every swap made before it started. */
+  async readPrimary(pool: pg.Pool): Promise<{ text: string; pos: number }> {
     const swaps = this.swaps;
-    const text = (on instanceof Probe ? await on.query<{ lsn: string }>(CURRENT) : (await on.query<{ lsn: string }>(CURRENT)).rows)[0].lsn;
+    const text = (await pool.query<{ lsn: string }>(CURRENT)).rows[0].lsn;
     const pos = parseLsn(text) ?? 0;
     this.history.record(Date.now(), pos);
     if (swaps > this.floorFor) {

@@ -6,7 +6,6 @@ import { log } from '../core/log.js';
 import type { ReadSource } from '../execute/features.js';
 import { failureOf } from './gone.js';
 import { parseLsn } from './lsn.js';
-import { Probe } from './probe.js';
 
 /** starting: not read yet; up: in the rotation; lagging: too far behind; down: unreachable, or not a standby. */
 export type ReplicaState = 'starting' | 'up' | 'lagging' | 'down';
@@ -34,7 +33,7 @@ const POSITION = 'SELECT pg_last_wal_replay_lsn()::text AS lsn';
 
 export class Replica implements ReadSource {
   readonly pool: pg.Pool;
-  private readonly probe: Probe;
+  private readonly probe: pg.Pool;
   state: ReplicaState = 'starting';
   /** The last replayed position read (0: none yet). */
   replayed = 0;
@@ -46,14 +45,16 @@ export class Replica implements ReadSource {
   lastError: string | null = null;
 
   constructor(readonly settings: ReplicaSettings) {
-    this.pool = new pg.Pool({ connectionString: settings.url, application_name: settings.applicationName, connectionTimeoutMillis: 5000, max: settings.poolSize });
+    const common = { connectionString: settings.url, application_name: settings.applicationName, connectionTimeoutMillis: 5000 };
+    this.pool = new pg.Pool({ ...common, max: settings.poolSize });
+    this.probe = new pg.Pool({ ...common, max: 1 });
     // Idle connections die with the server: it has gone (the health poll brings it back).
     const onError = (e: Error): void => {
       if (failureOf(e) === 'gone') this.wentAway(e);
       log.debug('read-replica-pool-error', { replica: settings.name, error: e });
     };
     this.pool.on('error', onError);
-    this.probe = new Probe({ url: settings.url, applicationName: settings.applicationName, connectionTimeoutMillis: 5000 }, onError);
+    this.probe.on('error', onError);
   }
 
   get name(): string {
@@ -80,8 +81,8 @@ export class Replica implements ReadSource {
 
   /** Its replayed position now (throws when unreachable, or when the server is not a standby). */
   async position(): Promise<number> {
-    const rows = await this.probe.query<{ lsn: string | null }>(POSITION);
-    const lsn = rows[0]?.lsn ?? null;
+    const r = await this.probe.query<{ lsn: string | null }>(POSITION);
+    const lsn = r.rows[0]?.lsn ?? null;
     const pos = lsn === null ? null : parseLsn(lsn);
     // NULL: the server is not in recovery (promoted, or not a replica at all): reading from it could go back in time.
     if (pos === null) throw new Error('not a standby (pg_last_wal_replay_lsn() is NULL)');
@@ -98,6 +99,6 @@ export class Replica implements ReadSource {
   }
 
   async close(): Promise<void> {
-    await Promise.all([this.pool.end().catch(() => undefined), this.probe.close()]);
+    await Promise.all([this.pool.end().catch(() => undefined), this.probe.end().catch(() => undefined)]);
   }
 }
