@@ -27,11 +27,11 @@ async function waitUntil(child: ChildProcess | null, probe: () => Promise<boolea
   }
 }
 
-function stopper(child: ChildProcess): () => Promise<void> {
+function stopper(child: ChildProcess, timeoutMs = 5000): () => Promise<void> {
   return () =>
     new Promise<void>((resolve) => {
       if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
+      const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
       child.once('exit', () => {
         clearTimeout(timer);
         resolve();
@@ -79,16 +79,20 @@ export async function spawnEngine(opts: {
   env?: NodeJS.ProcessEnv;
   root?: string | null; // checkout holding bin/engine.mjs (default: the one this file is in)
   nodeArgs?: string[]; // e.g. --cpu-prof
+  /** Flags after `serve`, e.g. `--read-replica-url URL` (bench/instructions.ts --engine-flags). */
+  args?: string[];
   /** A command the engine runs under, e.g. valgrind and its options (bench/instructions.ts). */
   wrapper?: string[];
   startTimeoutMs?: number;
+  /** How long a stop waits for the engine to exit before killing it (under valgrind, whose output is written at exit). */
+  stopTimeoutMs?: number;
 }): Promise<SpawnedProcess> {
   const root = resolve(opts.root ?? ROOT);
   const port = opts.port === 0 ? await freePort() : opts.port;
   await assertPortFree(port);
   // The child writes straight to the file: piping through this process would cost the load driver CPU.
   const out = openSync(opts.logFile, 'w');
-  const child = spawnNode(opts.wrapper, [...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve'], {
+  const child = spawnNode(opts.wrapper, [...(opts.nodeArgs ?? []), join(root, 'bin/engine.mjs'), 'serve', ...(opts.args ?? [])], {
     cwd: root,
     env: {
       ...process.env,
@@ -104,7 +108,7 @@ export async function spawnEngine(opts: {
   closeSync(out);
   const url = `http://127.0.0.1:${port}`;
   log('engine.spawn', { pid: child.pid, url, root, logFile: opts.logFile });
-  const stop = stopper(child);
+  const stop = stopper(child, opts.stopTimeoutMs);
   try {
     await waitUntil(child, async () => (await fetch(`${url}/healthz`)).status === 200, 'engine', opts.startTimeoutMs ?? 60_000, opts.logFile);
   } catch (e) {

@@ -18,11 +18,16 @@ import { graphqlBody, selectQueries, type BenchQuery } from './queries.js';
 import { graphqlLoad } from './load.js';
 import { log } from './log.js';
 
-const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-requests N] [--requests N] [--connections N] [--engine-root DIR] [--database NAME]
+const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-requests N] [--requests N] [--connections N] [--engine-root DIR] [--engine-flags FLAGS] [--engine-only] [--port P] [--database NAME]
   --warmup-requests N   requests before counting starts, per query per target (default 12000)
   --requests N          requests counted, per query per target (default 4000)
   --connections N       autocannon connections (default 4)
   --engine-root DIR     run DIR/bin/engine.mjs (a git archive snapshot) instead of this checkout
+  --engine-flags FLAGS  more flags for \`engine serve\`, space-separated; \`{db}\` stands for the bench database's URL
+                        (e.g. '--read-replica-url {db}': the primary as its own replica, out of rotation, so that
+                        every read takes the read router's path to the primary)
+  --engine-only         count the engine alone (no ceiling run; the e/c column is left out)
+  --port P              the engine on port P, the ceiling on P+1 (default: any free port)
   --database NAME       the bench database (default as npm run bench: BENCH_DATABASE or engine_bench; made if missing)
 Needs valgrind (callgrind_control, callgrind_annotate). Slow: ~1-2 min per query per target.`;
 
@@ -49,15 +54,22 @@ interface Options {
   requests: number;
   connections: number;
   engineRoot: string | null;
+  engineFlags: string[];
+  engineOnly: boolean;
+  port: number;
   database: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, database: null };
+  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, engineFlags: [], engineOnly: false, port: 0, database: null };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
     if (flag === '--help' || flag === '-h') throw new Error(HELP);
+    if (flag === '--engine-only') {
+      o.engineOnly = true;
+      continue;
+    }
     if (value === undefined) throw new Error(`${flag} needs a value\n${HELP}`);
     i++;
     const count = (): number => {
@@ -70,6 +82,8 @@ function parseArgs(argv: string[]): Options {
     else if (flag === '--requests') o.requests = count();
     else if (flag === '--connections') o.connections = count();
     else if (flag === '--engine-root') o.engineRoot = value;
+    else if (flag === '--engine-flags') o.engineFlags = value.split(' ').filter((f) => f !== '');
+    else if (flag === '--port') o.port = count();
     else if (flag === '--database') o.database = value;
     else throw new Error(`unknown flag ${flag}\n${HELP}`);
   }
@@ -110,18 +124,20 @@ async function main(): Promise<void> {
   const rows: string[] = [];
   for (const q of selectQueries(o.only)) {
     const engine = (wrapper: string[]) => spawnEngine({
-      databaseUrl: dataset.url, port: 0, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(bench.pgPool) },
-      root: o.engineRoot, wrapper, startTimeoutMs: 600_000,
+      databaseUrl: dataset.url, port: o.port, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(bench.pgPool) },
+      root: o.engineRoot, wrapper, startTimeoutMs: 600_000, stopTimeoutMs: 300_000, args: o.engineFlags.map((f) => f.replaceAll('{db}', dataset.url)),
     });
-    const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: 0, poolSize: bench.pgPool, wrapper });
+    const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: o.port === 0 ? 0 : o.port + 1, poolSize: bench.pgPool, wrapper });
     const e = await measure(engine, setupEngineMetadata, q, o, join(dir, `callgrind-engine-${q.name}.out`));
-    const c = await measure(ceiling, async () => undefined, q, o, join(dir, `callgrind-ceiling-${q.name}.out`));
-    const k = (n: number) => `${(n / 1000).toFixed(1)}k`.padStart(8);
-    const row = `${q.name.padEnd(5)} ${k(e.total - e.compiler)} ${k(c.total - c.compiler)} ${((e.total - e.compiler) / (c.total - c.compiler)).toFixed(3).padStart(7)}   ${k(e.total)} ${k(c.total)}`;
+    const c = o.engineOnly ? null : await measure(ceiling, async () => undefined, q, o, join(dir, `callgrind-ceiling-${q.name}.out`));
+    const k = (n: number | undefined) => (n === undefined ? '-' : `${(n / 1000).toFixed(1)}k`).padStart(8);
+    const ratio = c === null ? '-' : ((e.total - e.compiler) / (c.total - c.compiler)).toFixed(3);
+    const row = `${q.name.padEnd(5)} ${k(e.total - e.compiler)} ${k(c ? c.total - c.compiler : undefined)} ${ratio.padStart(7)}   ${k(e.total)} ${k(c?.total)}`;
     log('instructions', { query: q.name, engine: e, ceiling: c });
     rows.push(row);
   }
-  process.stdout.write(`\ninstructions per request (${o.requests} counted after ${o.warmup} warm-up, ${o.connections} connections); callgrind files in ${dir}\n` +
+  const flags = o.engineFlags.length ? `; engine flags: ${o.engineFlags.join(' ')}` : '';
+  process.stdout.write(`\ninstructions per request (${o.requests} counted after ${o.warmup} warm-up, ${o.connections} connections${flags}); callgrind files in ${dir}\n` +
     'query  engine  ceiling  e/c       (with compiler work: engine, ceiling)\n' +
     `${rows.join('\n')}\n`);
 }
