@@ -13,7 +13,7 @@
 // Every response must be the body checked against the ceiling's JSON.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { parseConfig, type BenchConfig } from './config.js';
+import { parseConfig, withDatabase, type BenchConfig } from './config.js';
 import { ensureDataset } from './dataset.js';
 import { spawnCeiling, spawnEngine, setupEngineMetadata, runBenchMain, type SpawnedProcess } from './engine.js';
 import { checkQuery } from './check.js';
@@ -24,12 +24,6 @@ import { log, logError } from './log.js';
 
 const CEILING = 'ceiling';
 const FLOOR = 'floor';
-
-const withDatabase = (url: string, database: string): string => {
-  const u = new URL(url);
-  u.pathname = `/${database}`;
-  return u.toString();
-};
 
 /** A spawn's targets up and set up: the ceiling, then one engine per root (null: this checkout). */
 async function spawnTargets(config: BenchConfig, url: string, roots: (string | null)[], stamp: string, started: SpawnedProcess[]) {

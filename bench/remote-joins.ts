@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSchema, graphql } from 'graphql';
 import pg from 'pg';
 import { freePort } from './engine.js';
+import { withDatabase } from './config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const arg = (name: string, dflt: string): string => {
@@ -109,12 +110,11 @@ async function main(): Promise<void> {
   await admin.query(`DROP DATABASE IF EXISTS "${DB}" WITH (FORCE)`);
   await admin.query(`CREATE DATABASE "${DB}"`);
   await admin.end();
-  const dbUrl = new URL(baseUrl);
-  dbUrl.pathname = `/${DB}`;
+  const dbUrl = withDatabase(baseUrl, DB);
   const enginePort = fixedPort || await freePort();
   const remotePort = fixedPort ? fixedPort + 1 : await freePort();
   const remote = await startRemote(remotePort);
-  const engine = await startEngine(enginePort, dbUrl.toString());
+  const engine = await startEngine(enginePort, dbUrl);
   try {
     const base = `http://127.0.0.1:${enginePort}`;
     for (let i = 0; !(await fetch(`${base}/healthz`).then((r) => r.ok, () => false)); i++) {

@@ -45,30 +45,12 @@ export function readOn<T>(reads: ReadRouting | undefined, primary: pg.Pool, minL
   });
 }
 
-/**
- * routeRead for one statement (a query's): the statement sent on the source's pool itself, without a sending
- * closure per read and the call through it (the cached query's path, run.ts, takes this one).
- */
-export function routeStatement(reads: ReadRouting, minLsn: number, st: Statement, values: unknown[], cb: Callback<ArrayResult>): void {
-  const picked = reads.source(minLsn);
-  if (picked instanceof Promise) picked.then((s) => sendRouted(reads, s, minLsn, st, values, cb, false), (e: Error) => cb(e, undefined as unknown as ArrayResult));
-  else sendRouted(reads, picked, minLsn, st, values, cb, false);
-}
-
-/** attempt() for a statement. */
-function sendRouted(reads: ReadRouting, s: ReadSource, minLsn: number, st: Statement, values: unknown[], cb: Callback<ArrayResult>, retried: boolean): void {
-  sendStatement(s.pool, st, values, (e, r) => {
-    if (s.done(e) && !retried) return sendRouted(reads, reads.retry(s, minLsn), minLsn, st, values, cb, true);
-    cb(e, r);
-  });
-}
-
 /** A query statement's first row (or null), read where the router says; throws its failure as the request's error. */
 export function readStatement(ctx: ExecuteContext, st: Statement, values: unknown[]): Promise<unknown[] | null> {
   // The primary alone: a lost or refused connection is tried again on a new one (--retries).
   if (ctx.reads === undefined) return runStatement(ctx.pool, st, values, { retries: ctx.connectionRetries, requestId: ctx.requestId });
-  const { reads, minLsn } = ctx;
   return new Promise((resolve, reject) => {
-    routeStatement(reads, minLsn, st, values, (e, r) => (e ? reject(statementError(st, values, e)) : resolve(r.rows[0] ?? null)));
+    routeRead<ArrayResult>(ctx.reads, ctx.pool, ctx.minLsn, (pool, cb) => sendStatement(pool, st, values, cb),
+      (e, r) => (e ? reject(statementError(st, values, e)) : resolve(r.rows[0] ?? null)));
   });
 }

@@ -13,7 +13,7 @@ import { isConnectionError } from '../core/pg-errors.js';
 import { retryAfter } from '../core/connection-retry.js';
 import { retryPolicy } from './database.js';
 import { sendStatement, statementError, submitStatement, type ArrayResult } from './statement.js';
-import { routeStatement } from './read.js';
+import { routeRead } from './read.js';
 
 /** A request validated and planned, not yet run (websockets tell pre-execution errors from execution errors). */
 export interface PlannedRequest {
@@ -83,7 +83,7 @@ export function runQueryPlan(ctx: ExecuteContext, plan: Plan, req: GraphQLReques
     const done = answerOf(ctx, plan, req, st, values, resolve);
     // Without read replicas the statement goes straight to the pool, as it did before routing existed.
     if (ctx.reads === undefined) sendStatement(ctx.pool, st, values, done);
-    else routeStatement(ctx.reads, ctx.minLsn, st, values, done);
+    else routeRead<ArrayResult>(ctx.reads, ctx.pool, ctx.minLsn, (pool, cb) => sendStatement(pool, st, values, cb), done);
   });
 }
 
