@@ -2,6 +2,8 @@
 // process answering join queries at once, without a GraphQL executor, counting what it receives). Reports, per
 // GraphQL request, the remote HTTP requests and aliased fields sent, and the request's latency against the same query without the remote field
 // (sequential requests, interleaved, medians and p90), for 100 distinct join keys and for 1,000 (every row its own).
+// Also the floor: the remote exchange alone (the engine's join query posted straight to the remote, interleaved
+// with the rest) added to the query without the remote field; what the engine's join costs over it is its own work.
 // usage: node --import tsx bench/remote-joins.ts [--requests 100] [--port P] [--database NAME]
 //   DATABASE_URL: the Postgres server; --port: the engine's port, the remote's is P+1 (default: free ports);
 //   --database: the bench's own database, dropped and re-created (default bench_remote_joins);
@@ -28,6 +30,8 @@ const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/
 const schema = buildSchema('type RemoteItem { key: Int, label: String } type Query { remoteItem(key: Int!): RemoteItem }');
 const rootValue = { remoteItem: ({ key }: { key: number }) => ({ key, label: `item ${key}` }) };
 const seen = { requests: 0, fields: 0, remoteMs: 0 };
+/** The last join query a remote received (its body as sent), to time the remote exchange on its own. */
+let lastJoinBody = '';
 
 function startRemote(port: number): Promise<http.Server> {
   const server = http.createServer((req, res) => {
@@ -35,7 +39,8 @@ function startRemote(port: number): Promise<http.Server> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { query: string; variables?: Record<string, unknown> };
-      if (!body.query.includes('__schema')) {
+      if (!body.query.includes('__schema') && req.headers['x-bench-direct'] === undefined) {
+        lastJoinBody = Buffer.concat(chunks).toString('utf8');
         seen.requests += 1;
         seen.fields += (body.query.match(/__\d+:/g) ?? []).length;
       }
@@ -81,27 +86,42 @@ async function post(url: string, body: unknown): Promise<{ ms: number; text: str
 
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
-async function measure(url: string, column: string): Promise<void> {
+async function measure(url: string, remoteUrl: string, column: string): Promise<void> {
   const withJoin = { query: `{ item(order_by: {id: asc}) { id ${column}Remote { key label } } }` };
   const without = { query: `{ item(order_by: {id: asc}) { id ${column} } }` };
   for (let i = 0; i < 10; i++) {
     await post(url, withJoin);
     await post(url, without);
   }
+  // The floor: the same query without the remote field plus the remote exchange alone (the join query the engine
+  // sent, posted straight to the remote by this process). No engine can answer the join faster than that sum.
+  const exchange = async (): Promise<number> => {
+    const t0 = performance.now();
+    const r = await fetch(remoteUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bench-direct': '1' }, body: direct });
+    await r.text();
+    return performance.now() - t0;
+  };
+  const direct = lastJoinBody;
   const a: number[] = [];
   const b: number[] = [];
+  const x: number[] = [];
   const before = { ...seen };
   for (let i = 0; i < REQUESTS; i++) {
     const r = await post(url, withJoin);
     if (!r.text.startsWith('{"data"')) throw new Error(r.text.slice(0, 300));
     a.push(r.ms);
     b.push((await post(url, without)).ms);
+    x.push(await exchange());
   }
   const ma = quantile(a, 0.5);
   const mb = quantile(b, 0.5);
-  process.stdout.write(`${column === 'k' ? '100 distinct keys ' : '1000 distinct keys'}: remote requests/GraphQL request ${(seen.requests - before.requests) / REQUESTS}, `
-    + `aliased fields/request ${(seen.fields - before.fields) / REQUESTS}, remote's own time/request ${((seen.remoteMs - before.remoteMs) / REQUESTS).toFixed(2)} ms; latency median ${ma.toFixed(2)} ms (p90 ${quantile(a, 0.9).toFixed(2)}) `
-    + `vs ${mb.toFixed(2)} ms (p90 ${quantile(b, 0.9).toFixed(2)}) without the remote field: ${(ma / mb).toFixed(2)}x\n`);
+  const mx = quantile(x, 0.5);
+  const sent = seen.requests - before.requests;
+  process.stdout.write(`${column === 'k' ? '100 distinct keys ' : '1000 distinct keys'}: remote requests/GraphQL request ${sent / REQUESTS}, `
+    + `aliased fields/request ${(seen.fields - before.fields) / REQUESTS}, remote's own time/exchange ${((seen.remoteMs - before.remoteMs) / (sent + REQUESTS)).toFixed(2)} ms; latency median ${ma.toFixed(2)} ms (p90 ${quantile(a, 0.9).toFixed(2)}) `
+    + `vs ${mb.toFixed(2)} ms (p90 ${quantile(b, 0.9).toFixed(2)}) without the remote field: ${(ma / mb).toFixed(2)}x; `
+    + `the remote exchange alone ${mx.toFixed(2)} ms (p90 ${quantile(x, 0.9).toFixed(2)}), floor (without + exchange) ${((mb + mx) / mb).toFixed(2)}x, `
+    + `the engine's join work over the floor ${(ma - mb - mx).toFixed(2)} ms\n`);
 }
 
 async function main(): Promise<void> {
@@ -136,8 +156,8 @@ async function main(): Promise<void> {
       ],
     });
     if (!setup.text.includes('success')) throw new Error(setup.text);
-    await measure(`${base}/v1/graphql`, 'k');
-    await measure(`${base}/v1/graphql`, 'id');
+    await measure(`${base}/v1/graphql`, `http://127.0.0.1:${remotePort}/`, 'k');
+    await measure(`${base}/v1/graphql`, `http://127.0.0.1:${remotePort}/`, 'id');
   } finally {
     engine.kill('SIGINT');
     await new Promise((r) => engine.once('exit', r));

@@ -10,7 +10,7 @@ import { gzipSync } from 'node:zlib';
 import { metadataErrorBody, type EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
 import type { Runtime } from './runtime.js';
-import { GZIP_MIN_LENGTH, acceptsGzip, requestIdOf, strayError } from './request-common.js';
+import { GZIP_LEVEL, GZIP_MIN_LENGTH, acceptsGzip, requestIdOf, strayError } from './request-common.js';
 import { corsHeaders, corsPolicy, preflightHeaders } from './cors.js';
 import { logRequest } from './request-log.js';
 
@@ -138,7 +138,7 @@ export function finish(rt: Runtime, req: http.IncomingMessage, res: http.ServerR
     let payload = EMPTY_STATUS.has(status) ? null : reply.body;
     let encoding: string | null = null;
     if (typeof payload === 'string' && payload.length >= GZIP_MIN_LENGTH && COMPRESSIBLE.has(scope.path) && acceptsGzip(req.headers['accept-encoding'] ?? '')) {
-      payload = gzipSync(Buffer.from(payload, 'utf8'));
+      payload = gzipSync(Buffer.from(payload, 'utf8'), { level: GZIP_LEVEL });
       encoding = 'gzip';
     }
     const size = payload === null ? 0 : typeof payload === 'string' ? Buffer.byteLength(payload) : payload.length;

