@@ -4,6 +4,7 @@
 // (sequential requests, interleaved, medians and p90), for 100 distinct join keys and for 1,000 (every row its own).
 // Also the floor: the remote exchange alone (the engine's join query posted straight to the remote, interleaved
 // with the rest) added to the query without the remote field; what the engine's join costs over it is its own work.
+// And the engine's CPU per request with and without the join (blocks of sequential requests, from /proc).
 // usage: node --import tsx bench/remote-joins.ts [--requests 100] [--port P] [--database NAME]
 //   DATABASE_URL: the Postgres server; --port: the engine's port, the remote's is P+1 (default: free ports);
 //   --database: the bench's own database, dropped and re-created (default bench_remote_joins);
@@ -14,6 +15,7 @@ import { fileURLToPath } from 'node:url';
 import { buildSchema, graphql } from 'graphql';
 import pg from 'pg';
 import { freePort } from './engine.js';
+import { processCpuSeconds } from './load.js';
 import { withDatabase } from './config.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -86,7 +88,14 @@ async function post(url: string, body: unknown): Promise<{ ms: number; text: str
 
 const quantile = (xs: number[], q: number): number => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(q * xs.length))];
 
-async function measure(url: string, remoteUrl: string, column: string): Promise<void> {
+/** The engine's CPU per request (ms) over `n` sequential requests of one body (steadier than latency on a shared machine). */
+async function cpuPerRequest(pid: number, url: string, body: unknown, n: number): Promise<number> {
+  const c0 = processCpuSeconds(pid) ?? NaN;
+  for (let i = 0; i < n; i++) await post(url, body);
+  return ((processCpuSeconds(pid) ?? NaN) - c0) * 1000 / n;
+}
+
+async function measure(pid: number, url: string, remoteUrl: string, column: string): Promise<void> {
   const withJoin = { query: `{ item(order_by: {id: asc}) { id ${column}Remote { key label } } }` };
   const without = { query: `{ item(order_by: {id: asc}) { id ${column} } }` };
   for (let i = 0; i < 10; i++) {
@@ -113,15 +122,24 @@ async function measure(url: string, remoteUrl: string, column: string): Promise<
     b.push((await post(url, without)).ms);
     x.push(await exchange());
   }
+  const sent = seen.requests - before.requests;
+  const fieldsSent = seen.fields - before.fields;
+  const remoteMs = seen.remoteMs - before.remoteMs;
+  // CPU in blocks of one body each, alternated, summed over rounds.
+  let cpuWith = 0;
+  let cpuWithout = 0;
+  for (let round = 0; round < 4; round++) {
+    cpuWith += await cpuPerRequest(pid, url, withJoin, REQUESTS) / 4;
+    cpuWithout += await cpuPerRequest(pid, url, without, REQUESTS) / 4;
+  }
   const ma = quantile(a, 0.5);
   const mb = quantile(b, 0.5);
   const mx = quantile(x, 0.5);
-  const sent = seen.requests - before.requests;
   process.stdout.write(`${column === 'k' ? '100 distinct keys ' : '1000 distinct keys'}: remote requests/GraphQL request ${sent / REQUESTS}, `
-    + `aliased fields/request ${(seen.fields - before.fields) / REQUESTS}, remote's own time/exchange ${((seen.remoteMs - before.remoteMs) / (sent + REQUESTS)).toFixed(2)} ms; latency median ${ma.toFixed(2)} ms (p90 ${quantile(a, 0.9).toFixed(2)}) `
+    + `aliased fields/request ${fieldsSent / REQUESTS}, remote's own time/exchange ${(remoteMs / (sent + REQUESTS)).toFixed(2)} ms; latency median ${ma.toFixed(2)} ms (p90 ${quantile(a, 0.9).toFixed(2)}) `
     + `vs ${mb.toFixed(2)} ms (p90 ${quantile(b, 0.9).toFixed(2)}) without the remote field: ${(ma / mb).toFixed(2)}x; `
     + `the remote exchange alone ${mx.toFixed(2)} ms (p90 ${quantile(x, 0.9).toFixed(2)}), floor (without + exchange) ${((mb + mx) / mb).toFixed(2)}x, `
-    + `the engine's join work over the floor ${(ma - mb - mx).toFixed(2)} ms\n`);
+    + `the engine's join work over the floor ${(ma - mb - mx).toFixed(2)} ms; engine CPU/request ${cpuWith.toFixed(2)} vs ${cpuWithout.toFixed(2)} ms\n`);
 }
 
 async function main(): Promise<void> {
@@ -156,8 +174,8 @@ async function main(): Promise<void> {
       ],
     });
     if (!setup.text.includes('success')) throw new Error(setup.text);
-    await measure(`${base}/v1/graphql`, `http://127.0.0.1:${remotePort}/`, 'k');
-    await measure(`${base}/v1/graphql`, `http://127.0.0.1:${remotePort}/`, 'id');
+    await measure(engine.pid!, `${base}/v1/graphql`, `http://127.0.0.1:${remotePort}/`, 'k');
+    await measure(engine.pid!, `${base}/v1/graphql`, `http://127.0.0.1:${remotePort}/`, 'id');
   } finally {
     engine.kill('SIGINT');
     await new Promise((r) => engine.once('exit', r));
