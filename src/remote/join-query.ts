@@ -72,7 +72,7 @@ export function merge(template: GValue, client: GValue): GValue {
 
 export function printValue(v: GValue): string {
   if (v === null) return 'null';
-  if (v instanceof RawNumber) return v.text;
+  if (v instanceof RawNumber) return v.value;
   if (v instanceof EnumValue) return v.name;
   if (typeof v === 'string') return JSON.stringify(v);
   if (typeof v === 'number' || typeof v === 'boolean') return String(v);
