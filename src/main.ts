@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { EngineState } from './cache/state.js';
 import { configureLog, log, type Level } from './core/log.js';
-import { authConfigOf, type ServerConfig } from './config/config.js';
+import { authConfigOf, poolTimesOf, type ServerConfig } from './config/config.js';
 import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
@@ -84,7 +84,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     });
   }
 
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.pgConnections, application_name: `engine-${instanceId}`.slice(0, 63), ...poolTimes(config) });
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: config.pgConnections, application_name: `engine-${instanceId}`.slice(0, 63), ...poolTimesOf(config) });
   let shuttingDown = false;
   // Idle connections die when the (embedded) server stops first: expected while shutting down.
   pool.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
@@ -148,7 +148,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     workers = await startWorkers(features.workers, {
       pool, databaseUrl, listenUrl, instanceId, config, metrics, state: () => store.get(),
       newPool: (name, max) => {
-        const own = new pg.Pool({ connectionString: databaseUrl, max, application_name: `${name}-${instanceId}`.slice(0, 63), ...poolTimes(config) });
+        const own = new pg.Pool({ connectionString: databaseUrl, max, application_name: `${name}-${instanceId}`.slice(0, 63), ...poolTimesOf(config) });
         own.on('error', (e) => (shuttingDown ? log.debug : log.warn)('pg-pool-error', { error: e }));
         heardWhileCheckedOut(own);
         return own;
@@ -183,10 +183,6 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
  * statement on it fails with the same error (a connection error, Note [Connection errors] in src/core/pg-errors.ts).
  */
 const heardWhileCheckedOut = (p: pg.Pool): void => void p.on('connect', (client) => client.on('error', () => undefined));
-
-/** How long a pooled connection may stay idle, and live (--timeout, --conn-lifetime; 0: no limit, as pg-pool's 0). */
-const poolTimes = (c: ServerConfig): { idleTimeoutMillis: number; maxLifetimeSeconds: number } =>
-  ({ idleTimeoutMillis: c.pgTimeout * 1000, maxLifetimeSeconds: c.connLifetime });
 
 /** Catalog schema + state + listener (LISTEN on `listenUrl`); retried while the database is not there (healthz says why). */
 async function loadWithRetry(rt: Runtime, listenUrl: string, timeoutMs: number): Promise<void> {

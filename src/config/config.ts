@@ -174,6 +174,10 @@ export function makeConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
   return { ...base, ...overrides, liveQueries: { ...base.liveQueries, ...(overrides.liveQueries ?? {}) } };
 }
 
+/** How long a pooled connection may stay idle, and live (--timeout, --conn-lifetime; 0: no limit, as pg-pool's 0). */
+export const poolTimesOf = (c: ServerConfig): { idleTimeoutMillis: number; maxLifetimeSeconds: number } =>
+  ({ idleTimeoutMillis: c.pgTimeout * 1000, maxLifetimeSeconds: c.connLifetime });
+
 export const isApiEnabled = (c: ServerConfig, api: Api): boolean => c.enabledApis.includes(api);
 
 /** The options table for --help. */

@@ -17,6 +17,8 @@ export interface ReplicaSettings {
   name: string;
   poolSize: number;
   applicationName: string;
+  /** The read pool's connections' idle time and lifetime, as the primary's (--timeout, --conn-lifetime). */
+  poolTimes?: { idleTimeoutMillis: number; maxLifetimeSeconds: number };
 }
 
 /** host:port/database of a URL, for logs and metrics (no user, no password). */
@@ -46,7 +48,7 @@ export class Replica implements ReadSource {
 
   constructor(readonly settings: ReplicaSettings) {
     const common = { connectionString: settings.url, application_name: settings.applicationName, connectionTimeoutMillis: 5000 };
-    this.pool = new pg.Pool({ ...common, max: settings.poolSize });
+    this.pool = new pg.Pool({ ...common, ...settings.poolTimes, max: settings.poolSize });
     this.probe = new pg.Pool({ ...common, max: 1 });
     // Idle connections die with the server: it has gone (the health poll brings it back).
     const onError = (e: Error): void => {

@@ -3,7 +3,7 @@
 import type pg from 'pg';
 import { log } from '../core/log.js';
 import type { EngineMetrics } from '../core/metrics.js';
-import type { ServerConfig } from '../config/config.js';
+import { poolTimesOf, type ServerConfig } from '../config/config.js';
 import { redactUrl } from '../config/startup-log.js';
 import { HealthPoll } from './health.js';
 import { registerReplicaMetrics } from './metrics.js';
@@ -37,7 +37,7 @@ export function readReplicas(w: ReplicaWiring): ReadReplicas | null {
     names.set(base, n);
     const name = n === 1 ? base : `${base}#${n}`;
     log.info('startup', { kind: 'read_replica', info: { replica: name, index: i, url: redactUrl(url), pool_size: config.readReplicaPoolSize } });
-    return new Replica({ url, name, poolSize: config.readReplicaPoolSize, applicationName: `engine-read-${w.instanceId}`.slice(0, 63) });
+    return new Replica({ url, name, poolSize: config.readReplicaPoolSize, applicationName: `engine-read-${w.instanceId}`.slice(0, 63), poolTimes: poolTimesOf(config) });
   });
   const routing = new ReplicaSet({ primary: w.primary, replicas, consistency: config.replicaConsistency, waitMs: config.replicaWaitMs });
   const health = new HealthPoll(routing, {
