@@ -6,7 +6,7 @@ import { websocketHeaders } from '../auth/session.js';
 import { isApiEnabled } from '../config/config.js';
 import { EngineError } from '../core/errors.js';
 import { LiveQueries } from '../subscriptions/poller.js';
-import { attachWebsockets, type WebsocketTransport } from '../subscriptions/server.js';
+import { attachWebsockets, type Handshake, type WebsocketTransport } from '../subscriptions/server.js';
 import { corsPolicy } from './cors.js';
 import type { Runtime } from './runtime.js';
 import { headersAsSent, sessionForHeaders } from './session.js';
@@ -23,7 +23,7 @@ const HANDSHAKE_ONLY = new Set(['sec-websocket-key', 'sec-websocket-version', 'u
  * The handshake's headers for auth, without the handshake's own: for a POST auth hook with their names as sent (as
  * an HTTP request's, see sessionFor); the cookie dropped when CORS is disabled, unless --ws-read-cookie (as the original).
  */
-function handshakeHeaders(req: http.IncomingMessage, rt: Runtime, keepNames: boolean): Record<string, string | string[] | undefined> {
+function handshakeHeaders(req: Handshake, rt: Runtime, keepNames: boolean): Record<string, string | string[] | undefined> {
   const dropCookie = req.headers.cookie !== undefined && rt.config.disableCors && !rt.config.wsReadCookie && req.headers.origin !== undefined;
   const sent = keepNames ? headersAsSent(req.rawHeaders) : req.headers;
   const out: Record<string, string | string[] | undefined> = {};

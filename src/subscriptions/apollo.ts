@@ -5,8 +5,8 @@ import type { WebSocket } from 'ws';
 import { websocketHeaders, type Session } from '../auth/session.js';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { flatUuid } from '../core/uuid.js';
 import { parseRequest, type GraphQLRequest } from '../graphql/request-body.js';
-import { randomUUID } from 'node:crypto';
 import { errorObject, startOperation, type Endpoint, type Stoppable, type WsServerContext } from './operations.js';
 import type { WsConnectionLog } from './ws-log.js';
 
@@ -116,7 +116,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
       return startFailed(id, why, true);
     }
     if (ops.has(id)) return startFailed(id, `an operation already exists with this id: ${id}`, false);
-    const requestId = randomUUID();
+    const requestId = flatUuid();
     const s = session;
     const client = { raw, headers: initHeaders };
     const idJson = JSON.stringify(id);

@@ -5,7 +5,7 @@
 // Errors found before execution (parse, validation, permissions, variables) end the operation with `sink.error`;
 // a query's or mutation's execution error is a result with HTTP's body (`{"errors":[...]}`; on /v1alpha1
 // `{"data":null,"errors":[...]}`), a live query's is `{"data":null,"errors":[...]}` (SPEC-NOTES-runtime §2.2).
-import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
 import type pg from 'pg';
 import type { Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
@@ -13,6 +13,7 @@ import type { ServerConfig } from '../config/config.js';
 import { showInternal } from '../config/internal-errors.js';
 import { EngineError, graphqlErrorObject, isEngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { flatUuid } from '../core/uuid.js';
 import { graphqlExecuteContext } from '../execute/graphql.js';
 import { relayExecuteContext } from '../execute/relay.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
@@ -38,6 +39,12 @@ export interface WsServerContext {
   /** Live subscriptions of every connection (re-validated on a metadata change). */
   subscriptions: Set<LiveSubscription>;
 }
+
+/**
+ * What an open socket keeps of its handshake request (for `connection_init`'s authentication and the endpoint):
+ * not the IncomingMessage itself, a stream with its own state that 20,000 sockets would keep alive for nothing.
+ */
+export type Handshake = Pick<http.IncomingMessage, 'url' | 'headers' | 'rawHeaders'>;
 
 /** Which endpoint the socket was opened on: `/v1alpha1/graphql` (legacy error encoding) or `/v1beta1/relay`. */
 export interface Endpoint {
@@ -120,7 +127,7 @@ function minLsnOf(ws: WsServerContext, client: ClientInput): number {
  */
 export async function startOperation(
   ws: WsServerContext, endpoint: Endpoint, session: Session, request: GraphQLRequest, sink: OperationSink, client: ClientInput,
-  requestId: string = randomUUID(),
+  requestId: string = flatUuid(),
 ): Promise<Stoppable | null> {
   let state: EngineState;
   let planned;
@@ -173,7 +180,7 @@ export class LiveSubscription implements Stoppable {
     private readonly session: Session,
     private readonly request: GraphQLRequest,
     private readonly sink: OperationSink,
-    private readonly requestId: string = randomUUID(),
+    private readonly requestId: string = flatUuid(),
     /** The WAL position its results must reflect (x-engine-min-lsn). */
     private readonly minLsn = 0,
   ) {}

@@ -6,10 +6,10 @@
 // request) is only given with query_err, as the original. Error events are written at level error, the others at info.
 // user_vars are the session's variables (credentials are never session variables); nothing is built when the type
 // is off.
-import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.js';
 import type { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { flatUuid } from '../core/uuid.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { OperationSink } from './operations.js';
 
@@ -48,7 +48,7 @@ const isError = (e: WsEvent): boolean =>
 
 /** One socket's side of the log: its id, and the session once `connection_init` succeeded. */
 export class WsConnectionLog {
-  readonly websocketId = randomUUID();
+  readonly websocketId = flatUuid();
   session: Session | null = null;
   /** Once `closed` is written, operations ended by the closing socket log nothing more (as the original). */
   private closed = false;
