@@ -30,6 +30,13 @@ import { reconcileCronTriggers } from './scheduled/catalog.js';
 import { readReplicas } from './replicas/start.js';
 import { startWorkers, stopWorkers, type BackgroundWorker } from './startup/workers.js';
 
+/**
+ * Connections the kernel may queue before the engine accepts them (Node's default is 511). A burst of thousands of
+ * websockets (clients reconnecting after a restart) would overflow 511 and wait for SYN retries; the kernel caps
+ * the value at net.core.somaxconn (4096 on the machine the bench ran on).
+ */
+const LISTEN_BACKLOG = 4096;
+
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
   keepLogger?: boolean;
@@ -116,7 +123,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   registerRuntimeMetrics(rt.metrics, { pool, store, sync: () => rt.sync, websockets });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host === '*' ? undefined : config.host, () => resolve());
+    server.listen({ port: config.port, host: config.host === '*' ? undefined : config.host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
