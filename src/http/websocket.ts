@@ -5,6 +5,7 @@ import type http from 'node:http';
 import { websocketHeaders } from '../auth/session.js';
 import { isApiEnabled } from '../config/config.js';
 import { EngineError } from '../core/errors.js';
+import { openFilesLimit, websocketCapacity } from '../core/open-files.js';
 import { LiveQueries } from '../subscriptions/poller.js';
 import { attachWebsockets, type Handshake, type WebsocketTransport } from '../subscriptions/server.js';
 import { corsPolicy } from './cors.js';
@@ -14,6 +15,8 @@ import { headersAsSent, sessionForHeaders } from './session.js';
 export interface WebsocketTimings {
   kaIntervalMs?: number;
   pingIntervalMs?: number;
+  /** Open sockets past which upgrades are refused (default: what the open-files limit leaves, see websocketCapacity). */
+  maxConnections?: number;
 }
 
 /** The handshake's own headers, which the original leaves out of a websocket's headers (lower-cased names). */
@@ -42,6 +45,7 @@ export function attachWebsocketTransport(server: http.Server, rt: Runtime, timin
   });
   return attachWebsockets(server, { pool: rt.pool, reads: rt.reads, store: rt.store, features: rt.features, config: rt.config, live, subscriptions: new Set() }, {
     enabled: isApiEnabled(rt.config, 'graphql'),
+    maxConnections: websocketCapacity(openFilesLimit(), rt.config.pgConnections + rt.config.readReplicaUrls.length * rt.config.readReplicaPoolSize),
     ...timings,
     checkHandshake: (req) => {
       const origin = req.headers.origin;

@@ -6,7 +6,7 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Session } from '../auth/session.js';
-import { metadataErrorBody, type EngineError } from '../core/errors.js';
+import { EngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { serveApollo } from './apollo.js';
 import { revalidateAll, type Endpoint, type Handshake, type WsServerContext } from './operations.js';
@@ -38,6 +38,11 @@ export interface WebsocketOptions {
   kaIntervalMs?: number;
   /** A peer that has not answered a ping within this long (ms) is dropped and its live queries released. */
   pingIntervalMs?: number;
+  /**
+   * Open sockets past which an upgrade is refused with a 503 (src/core/open-files.ts: what the open-files limit
+   * leaves once the pools have their connections); default: no bound.
+   */
+  maxConnections?: number;
 }
 
 export interface WebsocketTransport {
@@ -57,6 +62,25 @@ export const endpointOf = (request: Pick<Handshake, 'url'>): Endpoint => ENDPOIN
 function refuse(socket: Duplex, status: number, reason: string, body: unknown): void {
   const text = JSON.stringify(body);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
+/**
+ * The error to refuse an upgrade with while `open` sockets fill the capacity, else null; a warning is logged once
+ * each time the capacity is reached (the refusals themselves are websocket-log `rejected` lines).
+ */
+function capacityCheck(max: number): { check(open: number): EngineError | null } {
+  let warned = false;
+  return {
+    check(open) {
+      if (open < max) {
+        warned = false;
+        return null;
+      }
+      if (!warned) log.warn('websocket-capacity', { message: `${open} websockets open: new ones are refused until some close (the open-files limit leaves room for ${max})` });
+      warned = true;
+      return new EngineError('unexpected', `too many websocket connections (${max}): the server's open-files limit is reached`, { status: 503 });
+    },
+  };
 }
 
 export function attachWebsockets(server: http.Server, ws: WsServerContext, options: WebsocketOptions): WebsocketTransport {
@@ -117,6 +141,7 @@ export function attachWebsockets(server: http.Server, ws: WsServerContext, optio
     }
   });
 
+  const full = capacityCheck(options.maxConnections ?? Infinity);
   const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
     // A function of its own, not a closure: one made here would share this call's context, and so keep `request`
     // alive as long as the socket.
@@ -126,10 +151,10 @@ export function attachWebsockets(server: http.Server, ws: WsServerContext, optio
       new WsConnectionLog().write({ type: 'rejected', detail: notFound });
       return refuse(socket, 404, 'Not Found', notFound);
     }
-    const bad = options.checkHandshake(request);
+    const bad = options.checkHandshake(request) ?? full.check(wss.clients.size);
     if (bad !== null) {
       new WsConnectionLog().write({ type: 'rejected', detail: errorDetail(bad) });
-      return refuse(socket, bad.status, 'Bad Request', metadataErrorBody(bad, false));
+      return refuse(socket, bad.status, bad.status === 503 ? 'Service Unavailable' : 'Bad Request', metadataErrorBody(bad, false));
     }
     wss.handleUpgrade(request, socket, head, (s) => wss.emit('connection', s, request));
   };
