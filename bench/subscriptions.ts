@@ -1,6 +1,6 @@
 // Live-query scale benchmark: `npm run bench:subscriptions [-- --sizes 1000,5000,10000] [--protocols graphql-ws,graphql-transport-ws]
 //   [--duration 20] [--k 10] [--runs 1] [--batch 100] [--interval 1000] [--port P] [--db-prefix P] [--instances 1]
-//   [--clients N] [--concurrency 100]`.
+//   [--clients N] [--concurrency 100] [--engine-root DIR]`.
 // Per size and protocol: a fresh database and `instances` engines on it (ports P, P+1, …); N subscribers, each on
 // its own socket and its own row of `items`, spread over the engines round-robin, subscribe to
 // `items(where: {id: {_eq: $id}})`; then for `duration` s an updater (a plain pg client, as graphql-bench does)
@@ -40,6 +40,8 @@ const opts = {
   instances: num('instances', 1),
   clients: argOf('clients') === undefined ? null : Number(argOf('clients')),
   concurrency: num('concurrency', 100),
+  /** The checkout whose bin/engine.mjs is spawned (default: this one), e.g. a build of the previous commit. */
+  engineRoot: argOf('engine-root') ?? null,
 };
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -90,6 +92,7 @@ async function startEngines(dbUrl: string, n: number, protocol: string): Promise
   for (let i = 0; i < opts.instances; i++) {
     engines.push(await spawnEngine({
       databaseUrl: dbUrl,
+      root: opts.engineRoot,
       port: opts.port === 0 ? 0 : opts.port + i,
       logFile: join(ROOT, `bench/results/subscriptions-engine-${n}-${protocol}-${i + 1}.log`),
       env: {
