@@ -18,7 +18,8 @@ import { features } from './features.js';
 import { StateStore } from './sync/state-store.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './startup/embedded-postgres.js';
 import { createHandler } from './http/app.js';
-import { attachWebsocketTransport, type WebsocketTimings } from './http/websocket.js';
+import { attachWebsocketTransport, poolConnections, type WebsocketTimings } from './http/websocket.js';
+import { connectionBudget, openFilesLimit } from './core/open-files.js';
 import type { WebsocketTransport } from './subscriptions/server.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
@@ -119,6 +120,9 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   };
   const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;
+  // Past the open-files limit the kernel would refuse the pools' connections too: stop accepting clients before it.
+  const budget = connectionBudget(openFilesLimit(), poolConnections(config));
+  if (Number.isFinite(budget)) server.maxConnections = budget;
   const websockets = attachWebsocketTransport(server, rt, options.websocket);
   registerRuntimeMetrics(rt.metrics, { pool, store, sync: () => rt.sync, websockets });
   await new Promise<void>((resolve, reject) => {

@@ -3,7 +3,7 @@
 // (for a POST auth hook, with their names as the client sent them, as an HTTP request's).
 import type http from 'node:http';
 import { websocketHeaders } from '../auth/session.js';
-import { isApiEnabled } from '../config/config.js';
+import { isApiEnabled, type ServerConfig } from '../config/config.js';
 import { EngineError } from '../core/errors.js';
 import { openFilesLimit, websocketCapacity } from '../core/open-files.js';
 import { LiveQueries } from '../subscriptions/poller.js';
@@ -37,6 +37,9 @@ function handshakeHeaders(req: Handshake, rt: Runtime, keepNames: boolean): Reco
   return out;
 }
 
+/** Postgres connections the pools may open: the primary's and every read replica's. */
+export const poolConnections = (c: ServerConfig): number => c.pgConnections + c.readReplicaUrls.length * c.readReplicaPoolSize;
+
 export function attachWebsocketTransport(server: http.Server, rt: Runtime, timings: WebsocketTimings = {}): WebsocketTransport {
   const allowed = corsPolicy(rt.config);
   const live = new LiveQueries({
@@ -45,7 +48,7 @@ export function attachWebsocketTransport(server: http.Server, rt: Runtime, timin
   });
   return attachWebsockets(server, { pool: rt.pool, reads: rt.reads, store: rt.store, features: rt.features, config: rt.config, live, subscriptions: new Set() }, {
     enabled: isApiEnabled(rt.config, 'graphql'),
-    maxConnections: websocketCapacity(openFilesLimit(), rt.config.pgConnections + rt.config.readReplicaUrls.length * rt.config.readReplicaPoolSize),
+    maxConnections: websocketCapacity(openFilesLimit(), poolConnections(rt.config)),
     ...timings,
     checkHandshake: (req) => {
       const origin = req.headers.origin;

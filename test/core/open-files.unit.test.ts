@@ -1,6 +1,6 @@
 // The open-files limit as /proc/<pid>/limits states it, and the websockets it leaves room for.
 import test from 'ava';
-import { parseOpenFilesLimit, websocketCapacity } from '../../src/core/open-files.js';
+import { connectionBudget, parseOpenFilesLimit, websocketCapacity } from '../../src/core/open-files.js';
 
 const limits = (soft: string, hard: string): string => `Limit                     Soft Limit           Hard Limit           Units
 Max cpu time              unlimited            unlimited            seconds
@@ -15,10 +15,12 @@ test('the soft limit is read, not the hard one nor another line', (t) => {
   t.is(parseOpenFilesLimit('Max processes 95000 95000 processes\n'), null);
 });
 
-test('the capacity leaves the pools their connections and the process its own files', (t) => {
-  const withPool50 = websocketCapacity(20000, 50);
+test('the budgets leave the pools their connections, the process its own files, and a burst room to be refused', (t) => {
+  const withPool50 = connectionBudget(20000, 50);
   t.true(withPool50 < 20000 - 50);
-  t.is(websocketCapacity(20000, 60), withPool50 - 10);
+  t.is(connectionBudget(20000, 60), withPool50 - 10);
+  t.true(websocketCapacity(20000, 50) < withPool50);
+  t.is(connectionBudget(null, 50), Infinity);
   t.is(websocketCapacity(null, 50), Infinity);
   t.is(websocketCapacity(10, 50), 0);
 });
