@@ -62,8 +62,8 @@ export function parseClientMessage(raw: string): ClientMessage | string {
 interface Op {
   stopped: boolean;
   handle: Stoppable | null;
-  /** Logs the operation's `stopped` event. */
-  logStopped(): void;
+  /** Its log (the `stopped` event). */
+  log: { stopped(): void };
 }
 
 /** Serves one socket until it closes. */
@@ -139,7 +139,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
         done();
       },
     });
-    const op: Op = { stopped: false, handle: null, logStopped: sink.stopped };
+    const op: Op = { stopped: false, handle: null, log: sink };
     ops.set(id, op);
     void startOperation(ws, endpoint, s, request, sink, client, requestId).then((handle) => {
       if (handle === null) return;
@@ -154,7 +154,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
   const stop = (id: string): void => {
     const op = ops.get(id);
     if (op === undefined) return;
-    op.logStopped();
+    op.log.stopped();
     op.stopped = true;
     op.handle?.stop();
     ops.delete(id);

@@ -24,7 +24,7 @@ import type { StateStore } from '../sync/state-store.js';
 import type { ExecutorFeatures, ReadRouting } from '../execute/features.js';
 import { MIN_LSN_HEADER } from '../execute/graphql.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
-import type { LiveHandle, LiveQueries } from './poller.js';
+import type { LiveHandle, LiveQueries, LiveSink } from './poller.js';
 
 /** The engine as the websocket transports see it. */
 export interface WsServerContext {
@@ -168,8 +168,12 @@ export async function startOperation(
   return null;
 }
 
-/** One live query: its poller slot, and what it was prepared from (to re-prepare it on a new state). */
-export class LiveSubscription implements Stoppable {
+/**
+ * One live query: its poller slot, and what it was prepared from (to re-prepare it on a new state). It is its own
+ * LiveSink (no closures per subscriber): results go to the operation's sink as they are, an execution error as
+ * `{"data":null,"errors":[...]}`.
+ */
+export class LiveSubscription implements Stoppable, LiveSink {
   private handle: LiveHandle | null = null;
   private prepared: PreparedLive | null = null;
   private stopped = false;
@@ -192,10 +196,17 @@ export class LiveSubscription implements Stoppable {
     this.ws.subscriptions.add(this);
   }
 
+  data(text: string): void {
+    this.sink.data(text);
+  }
+
+  error(err: EngineError): void {
+    this.sink.data(JSON.stringify({ data: null, errors: [errorObject(this.ws, this.endpoint, this.session, err)] }));
+  }
+
   private attach(p: PreparedLive): void {
     const old = this.handle;
-    const errors = (err: EngineError): string => JSON.stringify({ data: null, errors: [errorObject(this.ws, this.endpoint, this.session, err)] });
-    this.handle = this.ws.live.add(p.plan, p.params, { data: (t) => this.sink.data(t), error: (e) => this.sink.data(errors(e)) }, old?.lastHash ?? null, this.minLsn);
+    this.handle = this.ws.live.add(p.plan, p.params, this, old?.lastHash ?? null, this.minLsn);
     this.prepared = p;
     old?.stop();
   }

@@ -149,7 +149,7 @@ export function transportWsServer(ws: WsServerContext, options: TransportWsOptio
         queue.handle = await startOperation(ws, endpoint, session, request, sink, { raw: payload, headers: websocketHeaders({}, ctx.connectionParams) }, requestId);
         if (queue.handle !== null) {
           sink.started();
-          queue.onReturn = sink.stopped;
+          queue.onReturn = () => sink.stopped();
         }
       } catch (e) {
         early = e instanceof EngineError ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500 });
