@@ -1,19 +1,25 @@
 // Live-query scale benchmark: `npm run bench:subscriptions [-- --sizes 1000,5000,10000] [--protocols graphql-ws,graphql-transport-ws]
-//   [--duration 20] [--k 10] [--runs 1] [--batch 100] [--interval 1000] [--port P] [--db-prefix P]`.
-// Per size and protocol: a fresh database and engine; N subscribers, each on its own socket and its own row of
-// `items`, subscribe to `items(where: {id: {_eq: $id}})`; then for `duration` s an updater (a plain pg client, as
-// graphql-bench does) changes k rows per second (every 100 ms, k/10 random rows; a trigger sets updated_at).
-// Reported: event-to-client latency (receipt − updated_at, messages of rows changed during the run) p50/p95/p99,
-// Postgres statements/s of the engine's database while updating (xact_commit delta minus the updater's own),
-// engine CPU % (of one core) and peak RSS from /proc, and payload errors (error frames, errors in data, bad rows,
-// sockets closed by the server). The machine is usually shared: the figures are noisy.
+//   [--duration 20] [--k 10] [--runs 1] [--batch 100] [--interval 1000] [--port P] [--db-prefix P] [--instances 1]
+//   [--clients N] [--concurrency 100] [--engine-root DIR]`.
+// Per size and protocol: a fresh database and `instances` engines on it (ports P, P+1, …); N subscribers, each on
+// its own socket and its own row of `items`, spread over the engines round-robin, subscribe to
+// `items(where: {id: {_eq: $id}})`; then for `duration` s an updater (a plain pg client, as graphql-bench does)
+// changes k rows per second (every 100 ms, k/10 random rows; a trigger sets updated_at).
+// The subscribers live in `clients` child processes (bench/subscriptions-client.ts; default one per 9,000: a process
+// holds at most its open-files limit of sockets), `concurrency` handshakes in flight in each.
+// Reported: subscribers connected (and sockets that failed to open, e.g. reset), event-to-client latency (receipt −
+// updated_at, messages of rows changed during the run) p50/p95/p99, Postgres statements/s of the engines' database
+// while updating (xact_commit delta minus the updater's own), engine CPU % (of one core; the sum over engines and
+// each engine's) and RSS from /proc, and payload errors (error frames, errors in data, bad rows, sockets closed by
+// the server). The machine is usually shared: the figures are noisy.
+import { fork, type ChildProcess } from 'node:child_process';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import WebSocket from 'ws';
 import { spawnEngine, type SpawnedProcess } from './engine.js';
 import { withDatabase } from './config.js';
+import type { ChildMessage, ClientCounters, ParentMessage } from './subscriptions-client.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const argOf = (name: string): string | undefined => {
@@ -31,10 +37,15 @@ const opts = {
   interval: num('interval', 1000),
   port: num('port', 0),
   prefix: argOf('db-prefix') ?? 'engine_bench',
+  instances: num('instances', 1),
+  clients: argOf('clients') === undefined ? null : Number(argOf('clients')),
+  concurrency: num('concurrency', 100),
+  /** The checkout whose bin/engine.mjs is spawned (default: this one), e.g. a build of the previous commit. */
+  engineRoot: argOf('engine-root') ?? null,
 };
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-const QUERY = 'subscription ($id: Int!) { items(where: {id: {_eq: $id}}) { id value updated_at } }';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const CONNECT_TIMEOUT_MS = 120_000;
 
 /** CPU ticks (user + system) and RSS (kB) of a process. */
 function procStat(pid: number): { ticks: number; rssKb: number } {
@@ -45,68 +56,105 @@ function procStat(pid: number): { ticks: number; rssKb: number } {
   return { ticks, rssKb: rss ? Number(rss[1]) : 0 };
 }
 
-interface Subscriber {
-  id: number;
-  socket: WebSocket;
-  initial: boolean;
-}
-
-interface Counters {
-  latencies: number[];
-  errors: number;
-  errorSamples: string[];
-  messages: number;
-  closedByServer: number;
-}
-
-function openSubscriber(url: string, protocol: string, id: number, c: Counters, updateStart: () => number, onInitial: () => void): Promise<Subscriber> {
-  return new Promise((resolve, reject) => {
-    const socket = new WebSocket(url, [protocol]);
-    const sub: Subscriber = { id, socket, initial: false };
-    const fail = (why: string): void => {
-      c.errors++;
-      if (c.errorSamples.length < 5) c.errorSamples.push(why.slice(0, 200));
-    };
-    socket.on('open', () => {
-      socket.send(JSON.stringify({ type: 'connection_init', payload: { headers: { 'x-engine-admin-secret': 'bench' } } }));
-      const payload = { query: QUERY, variables: { id } };
-      // Apollo clients send start right after init (as graphql-bench does); graphql-transport-ws waits for the ack.
-      if (protocol === 'graphql-ws') socket.send(JSON.stringify({ id: '1', type: 'start', payload }));
-      resolve(sub);
-    });
-    socket.on('error', (e) => reject(e));
-    socket.on('close', () => {
-      if (!closing) c.closedByServer++;
-    });
-    socket.on('message', (data) => {
-      const m = JSON.parse(String(data)) as { type: string; payload?: { data?: { items?: Array<{ id: number; value: number; updated_at: string }> }; errors?: unknown } };
-      if (m.type === 'connection_ack' && protocol === 'graphql-transport-ws') {
-        socket.send(JSON.stringify({ id: '1', type: 'subscribe', payload: { query: QUERY, variables: { id } } }));
-        return;
-      }
-      if (m.type === 'ka' || m.type === 'connection_ack' || m.type === 'ping' || m.type === 'pong') return;
-      if (m.type !== 'data' && m.type !== 'next') return fail(JSON.stringify(m));
-      c.messages++;
-      if (m.payload?.errors !== undefined) return fail(JSON.stringify(m.payload));
-      const row = m.payload?.data?.items?.[0];
-      if (!row || row.id !== id || typeof row.value !== 'number' || Number.isNaN(Date.parse(row.updated_at))) return fail(JSON.stringify(m.payload));
-      if (!sub.initial) {
-        sub.initial = true;
-        onInitial();
-        return;
-      }
-      const at = Date.parse(row.updated_at);
-      if (updateStart() > 0 && at >= updateStart()) c.latencies.push(Date.now() - at);
-    });
-  });
-}
-
-let closing = false;
-
 const pct = (xs: number[], p: number): number => (xs.length === 0 ? NaN : xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]);
+const mb = (kb: number): number => Math.round(kb / 1024);
+
+/** A client process and a way to wait for its next message of a type. */
+interface Client {
+  child: ChildProcess;
+  next<T extends ChildMessage['type']>(type: T): Promise<Extract<ChildMessage, { type: T }>>;
+  send(m: ParentMessage): void;
+}
+
+function startClient(): Client {
+  const child = fork(join(ROOT, 'bench/subscriptions-client.ts'), [], { execArgv: ['--import', 'tsx'], stdio: 'inherit' });
+  return {
+    child,
+    next: (type) =>
+      new Promise((resolve, reject) => {
+        const onMessage = (m: ChildMessage): void => {
+          if (m.type !== type) return;
+          child.off('message', onMessage);
+          child.off('exit', onExit);
+          resolve(m as never);
+        };
+        const onExit = (code: number | null): void => reject(new Error(`bench client exited (${code}) before '${type}'`));
+        child.on('message', onMessage);
+        child.once('exit', onExit);
+      }),
+    send: (m) => child.send(m),
+  };
+}
+
+/** Engines on `dbUrl`; the first one tracks `items`, the others must serve it (they follow the metadata log). */
+async function startEngines(dbUrl: string, n: number, protocol: string): Promise<SpawnedProcess[]> {
+  const engines: SpawnedProcess[] = [];
+  for (let i = 0; i < opts.instances; i++) {
+    engines.push(await spawnEngine({
+      databaseUrl: dbUrl,
+      root: opts.engineRoot,
+      port: opts.port === 0 ? 0 : opts.port + i,
+      logFile: join(ROOT, `bench/results/subscriptions-engine-${n}-${protocol}-${i + 1}.log`),
+      env: {
+        ENGINE_GRAPHQL_ADMIN_SECRET: 'bench',
+        ENGINE_GRAPHQL_LOG_LEVEL: 'warn',
+        ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: String(opts.batch),
+        ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(opts.interval),
+      },
+    }));
+  }
+  return engines;
+}
+
+async function trackItems(engines: SpawnedProcess[]): Promise<void> {
+  const headers = { 'content-type': 'application/json', 'x-engine-admin-secret': 'bench' };
+  const tr = await fetch(`${engines[0].url}/v1/query`, { method: 'POST', headers, body: JSON.stringify({ type: 'track_table', args: 'items' }) });
+  if (tr.status !== 200) throw new Error(`track_table: ${await tr.text()}`);
+  const deadline = Date.now() + 30_000;
+  for (const e of engines) {
+    for (;;) {
+      const r = await fetch(`${e.url}/v1/graphql`, { method: 'POST', headers, body: JSON.stringify({ query: '{ items(limit: 1) { id } }' }) });
+      if ((await r.text()).includes('"data"')) break;
+      if (Date.now() > deadline) throw new Error(`${e.url} does not serve items 30 s after track_table`);
+      await sleep(100);
+    }
+  }
+}
+
+async function createItems(pgc: pg.Client, n: number): Promise<void> {
+  await pgc.query(`CREATE TABLE items (id int PRIMARY KEY, value int NOT NULL, updated_at timestamptz NOT NULL DEFAULT clock_timestamp());
+    CREATE FUNCTION items_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.updated_at := clock_timestamp(); RETURN NEW; END $$;
+    CREATE TRIGGER items_touch BEFORE UPDATE ON items FOR EACH ROW EXECUTE FUNCTION items_touch();
+    INSERT INTO items (id, value) SELECT g, 0 FROM generate_series(1, ${n}) g;`);
+}
+
+/** Opens the N subscribers from the client processes; resolves when all had their initial result (or the deadline). */
+async function connectAll(clients: Client[], urls: string[], n: number, protocol: string): Promise<{ initial: number; failed: number }> {
+  const per = Math.ceil(n / clients.length);
+  const done = clients.map((cl, i) => {
+    const from = 1 + i * per;
+    cl.send({ type: 'start', urls, protocol, from, to: Math.min(n, from + per - 1), concurrency: opts.concurrency, timeoutMs: CONNECT_TIMEOUT_MS });
+    return cl.next('connected');
+  });
+  const all = await Promise.all(done);
+  return { initial: all.reduce((a, m) => a + m.initial, 0), failed: all.reduce((a, m) => a + m.failed, 0) };
+}
+
+async function collect(clients: Client[]): Promise<ClientCounters> {
+  const all = await Promise.all(clients.map((cl) => (cl.send({ type: 'report' }), cl.next('counters'))));
+  return {
+    type: 'counters',
+    latencies: all.flatMap((c) => c.latencies),
+    errors: all.reduce((a, c) => a + c.errors, 0),
+    errorSamples: all.flatMap((c) => c.errorSamples).slice(0, 5),
+    messages: all.reduce((a, c) => a + c.messages, 0),
+    closedByServer: all.reduce((a, c) => a + c.closedByServer, 0),
+    connectFailures: all.reduce((a, c) => a + c.connectFailures, 0),
+    connectFailureSamples: all.flatMap((c) => c.connectFailureSamples).slice(0, 5),
+  };
+}
 
 async function runOne(n: number, protocol: string, run: number): Promise<Record<string, unknown>> {
-  closing = false;
   const db = `${opts.prefix}_subs`;
   const admin = new pg.Client({ connectionString: baseUrl });
   await admin.connect();
@@ -115,55 +163,32 @@ async function runOne(n: number, protocol: string, run: number): Promise<Record<
   await admin.end();
   const dbUrl = withDatabase(baseUrl, db);
   mkdirSync(join(ROOT, 'bench/results'), { recursive: true });
-  let engine: SpawnedProcess | null = null;
+  let engines: SpawnedProcess[] = [];
   const pgc = new pg.Client({ connectionString: dbUrl });
-  const subs: Subscriber[] = [];
+  const clients = Array.from({ length: opts.clients ?? Math.ceil(n / 9000) }, startClient);
   try {
-    engine = await spawnEngine({
-      databaseUrl: dbUrl,
-      port: opts.port,
-      logFile: join(ROOT, `bench/results/subscriptions-engine-${n}-${protocol}.log`),
-      env: {
-        ENGINE_GRAPHQL_ADMIN_SECRET: 'bench',
-        ENGINE_GRAPHQL_LOG_LEVEL: 'warn',
-        ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: String(opts.batch),
-        ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(opts.interval),
-      },
-    });
-    const pid = engine.child.pid!;
+    engines = await startEngines(dbUrl, n, protocol);
+    const pids = engines.map((e) => e.child.pid!);
     await pgc.connect();
-    await pgc.query(`CREATE TABLE items (id int PRIMARY KEY, value int NOT NULL, updated_at timestamptz NOT NULL DEFAULT clock_timestamp());
-      CREATE FUNCTION items_touch() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN NEW.updated_at := clock_timestamp(); RETURN NEW; END $$;
-      CREATE TRIGGER items_touch BEFORE UPDATE ON items FOR EACH ROW EXECUTE FUNCTION items_touch();
-      INSERT INTO items (id, value) SELECT g, 0 FROM generate_series(1, ${n}) g;`);
-    const tr = await fetch(`${engine.url}/v1/query`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-engine-admin-secret': 'bench' }, body: JSON.stringify({ type: 'track_table', args: 'items' }),
-    });
-    if (tr.status !== 200) throw new Error(`track_table: ${await tr.text()}`);
+    await createItems(pgc, n);
+    await trackItems(engines);
 
-    const c: Counters = { latencies: [], errors: 0, errorSamples: [], messages: 0, closedByServer: 0 };
-    let updateStart = 0;
-    let initial = 0;
-    const rss0 = procStat(pid).rssKb;
+    const rss0 = pids.map((p) => procStat(p).rssKb);
     const connectStarted = Date.now();
-    const wsUrl = `${engine.url.replace(/^http/, 'ws')}/v1/graphql`;
-    for (let i = 0; i < n; i += 100) {
-      const batch = await Promise.all(Array.from({ length: Math.min(100, n - i) }, (_, j) => openSubscriber(wsUrl, protocol, i + j + 1, c, () => updateStart, () => initial++)));
-      subs.push(...batch);
-    }
-    const deadline = Date.now() + 120_000;
-    while (initial < n && Date.now() < deadline) await sleep(100);
+    const urls = engines.map((e) => `${e.url.replace(/^http/, 'ws')}/v1/graphql`);
+    const connected = await connectAll(clients, urls, n, protocol);
     const connectMs = Date.now() - connectStarted;
-    const rssConnected = procStat(pid).rssKb;
+    const rssConnected = pids.map((p) => procStat(p).rssKb);
 
     // Updating: k rows per second, k/10 every 100 ms, through a plain Postgres connection.
     const xact = async (): Promise<number> => Number((await pgc.query(`SELECT xact_commit + xact_rollback AS x FROM pg_stat_database WHERE datname = $1`, [db])).rows[0].x);
     await sleep(1500);
     const x0 = await xact();
-    const s0 = procStat(pid);
+    const s0 = pids.map(procStat);
     let updaterTx = 0;
-    let rssMax = s0.rssKb;
-    updateStart = Date.now();
+    const rssMax = s0.map((s) => s.rssKb);
+    const updateStart = Date.now();
+    for (const cl of clients) cl.send({ type: 'update-start', at: updateStart });
     const per = Math.max(1, Math.round(opts.k / 10));
     const end = updateStart + opts.duration * 1000;
     let tick = 0;
@@ -171,31 +196,34 @@ async function runOne(n: number, protocol: string, run: number): Promise<Record<
       const ids = Array.from({ length: per }, () => 1 + Math.floor(Math.random() * n));
       await pgc.query('UPDATE items SET value = value + 1 WHERE id = ANY($1::int[])', [ids]);
       updaterTx++;
-      if (++tick % 10 === 0) rssMax = Math.max(rssMax, procStat(pid).rssKb);
+      if (++tick % 10 === 0) pids.forEach((p, i) => (rssMax[i] = Math.max(rssMax[i], procStat(p).rssKb)));
       await sleep(100);
     }
     const elapsed = (Date.now() - updateStart) / 1000;
-    const s1 = procStat(pid);
+    const s1 = pids.map(procStat);
     await sleep(1500); // statistics are flushed at most once a second
     const x1 = await xact();
     const statements = (x1 - x0 - updaterTx - 2) / (elapsed + 1.5);
     await sleep(Math.max(0, opts.interval * 2 - 1500)); // drain
+    const c = await collect(clients);
     const lat = [...c.latencies].sort((a, b) => a - b);
+    const cpu = pids.map((_, i) => Math.round(((s1[i].ticks - s0[i].ticks) / 100 / elapsed) * 1000) / 10);
     const result = {
-      n, protocol, run, connected: initial, connectMs, events: lat.length,
-      p50: pct(lat, 50), p95: pct(lat, 95), p99: pct(lat, 99), max: lat.at(-1) ?? NaN,
+      n, protocol, run, instances: engines.length, clients: clients.length, connected: connected.initial, connectFailures: c.connectFailures,
+      connectFailureSamples: c.connectFailureSamples, connectMs, events: lat.length,
+      mean: Math.round(lat.reduce((a, b) => a + b, 0) / Math.max(1, lat.length)), p50: pct(lat, 50), p95: pct(lat, 95), p99: pct(lat, 99), max: lat.at(-1) ?? NaN,
       sqlPerSecond: Math.round(statements * 10) / 10,
-      cpuPercent: Math.round(((s1.ticks - s0.ticks) / 100 / elapsed) * 1000) / 10,
-      rssStartMb: Math.round(rss0 / 1024), rssConnectedMb: Math.round(rssConnected / 1024), rssMaxMb: Math.round(Math.max(rssMax, s1.rssKb) / 1024),
+      cpuPercent: Math.round(cpu.reduce((a, b) => a + b, 0) * 10) / 10, cpuPercentPerEngine: cpu,
+      rssStartMb: rss0.map(mb), rssConnectedMb: rssConnected.map(mb), rssMaxMb: rssMax.map((r, i) => mb(Math.max(r, s1[i].rssKb))),
       payloadErrors: c.errors + c.closedByServer, errorSamples: c.errorSamples,
     };
     console.log(JSON.stringify(result));
     return result;
   } finally {
-    closing = true;
-    for (const s of subs) s.socket.terminate();
+    for (const cl of clients) if (cl.child.connected) cl.send({ type: 'close' });
+    await Promise.all(clients.map((cl) => (cl.child.exitCode === null ? new Promise((r) => cl.child.once('exit', r)) : undefined)));
     await pgc.end().catch(() => undefined);
-    await engine?.stop();
+    await Promise.all(engines.map((e) => e.stop()));
     const a = new pg.Client({ connectionString: baseUrl });
     await a.connect();
     await a.query(`DROP DATABASE IF EXISTS ${db} WITH (FORCE)`).catch(() => undefined);
@@ -204,7 +232,7 @@ async function runOne(n: number, protocol: string, run: number): Promise<Record<
 }
 
 const results: Record<string, unknown>[] = [];
-console.log(`# subscriptions bench: sizes ${opts.sizes.join(',')}, protocols ${opts.protocols.join(',')}, ${opts.duration} s updating ${opts.k} rows/s, batch ${opts.batch}, refetch ${opts.interval} ms`);
+console.log(`# subscriptions bench: sizes ${opts.sizes.join(',')}, protocols ${opts.protocols.join(',')}, ${opts.duration} s updating ${opts.k} rows/s, batch ${opts.batch}, refetch ${opts.interval} ms, ${opts.instances} engine(s)`);
 for (let run = 1; run <= opts.runs; run++) {
   for (const n of opts.sizes) for (const protocol of opts.protocols) results.push(await runOne(n, protocol, run));
 }

@@ -18,7 +18,8 @@ import { features } from './features.js';
 import { StateStore } from './sync/state-store.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './startup/embedded-postgres.js';
 import { createHandler } from './http/app.js';
-import { attachWebsocketTransport, type WebsocketTimings } from './http/websocket.js';
+import { attachWebsocketTransport, poolConnections, type WebsocketTimings } from './http/websocket.js';
+import { connectionBudget, openFilesLimit } from './core/open-files.js';
 import type { WebsocketTransport } from './subscriptions/server.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
@@ -29,6 +30,13 @@ import { applyProjectAtStartup } from './project/startup.js';
 import { reconcileCronTriggers } from './scheduled/catalog.js';
 import { readReplicas } from './replicas/start.js';
 import { startWorkers, stopWorkers, type BackgroundWorker } from './startup/workers.js';
+
+/**
+ * Connections the kernel may queue before the engine accepts them (Node's default is 511). A burst of thousands of
+ * websockets (clients reconnecting after a restart) would overflow 511 and wait for SYN retries; the kernel caps
+ * the value at net.core.somaxconn (4096 on the machine the bench ran on).
+ */
+const LISTEN_BACKLOG = 4096;
 
 export interface StartOptions {
   /** Leave the process-wide logger alone (tests configure it themselves). */
@@ -112,11 +120,14 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   };
   const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;
+  // Past the open-files limit the kernel would refuse the pools' connections too: stop accepting clients before it.
+  const budget = connectionBudget(openFilesLimit(), poolConnections(config));
+  if (Number.isFinite(budget)) server.maxConnections = budget;
   const websockets = attachWebsocketTransport(server, rt, options.websocket);
   registerRuntimeMetrics(rt.metrics, { pool, store, sync: () => rt.sync, websockets });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(config.port, config.host === '*' ? undefined : config.host, () => resolve());
+    server.listen({ port: config.port, host: config.host === '*' ? undefined : config.host, backlog: LISTEN_BACKLOG }, () => resolve());
   });
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;

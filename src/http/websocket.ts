@@ -3,10 +3,11 @@
 // (for a POST auth hook, with their names as the client sent them, as an HTTP request's).
 import type http from 'node:http';
 import { websocketHeaders } from '../auth/session.js';
-import { isApiEnabled } from '../config/config.js';
+import { isApiEnabled, type ServerConfig } from '../config/config.js';
 import { EngineError } from '../core/errors.js';
+import { openFilesLimit, websocketCapacity } from '../core/open-files.js';
 import { LiveQueries } from '../subscriptions/poller.js';
-import { attachWebsockets, type WebsocketTransport } from '../subscriptions/server.js';
+import { attachWebsockets, type Handshake, type WebsocketTransport } from '../subscriptions/server.js';
 import { corsPolicy } from './cors.js';
 import type { Runtime } from './runtime.js';
 import { headersAsSent, sessionForHeaders } from './session.js';
@@ -14,6 +15,8 @@ import { headersAsSent, sessionForHeaders } from './session.js';
 export interface WebsocketTimings {
   kaIntervalMs?: number;
   pingIntervalMs?: number;
+  /** Open sockets past which upgrades are refused (default: what the open-files limit leaves, see websocketCapacity). */
+  maxConnections?: number;
 }
 
 /** The handshake's own headers, which the original leaves out of a websocket's headers (lower-cased names). */
@@ -23,7 +26,7 @@ const HANDSHAKE_ONLY = new Set(['sec-websocket-key', 'sec-websocket-version', 'u
  * The handshake's headers for auth, without the handshake's own: for a POST auth hook with their names as sent (as
  * an HTTP request's, see sessionFor); the cookie dropped when CORS is disabled, unless --ws-read-cookie (as the original).
  */
-function handshakeHeaders(req: http.IncomingMessage, rt: Runtime, keepNames: boolean): Record<string, string | string[] | undefined> {
+function handshakeHeaders(req: Handshake, rt: Runtime, keepNames: boolean): Record<string, string | string[] | undefined> {
   const dropCookie = req.headers.cookie !== undefined && rt.config.disableCors && !rt.config.wsReadCookie && req.headers.origin !== undefined;
   const sent = keepNames ? headersAsSent(req.rawHeaders) : req.headers;
   const out: Record<string, string | string[] | undefined> = {};
@@ -34,6 +37,9 @@ function handshakeHeaders(req: http.IncomingMessage, rt: Runtime, keepNames: boo
   return out;
 }
 
+/** Postgres connections the pools may open: the primary's and every read replica's. */
+export const poolConnections = (c: ServerConfig): number => c.pgConnections + c.readReplicaUrls.length * c.readReplicaPoolSize;
+
 export function attachWebsocketTransport(server: http.Server, rt: Runtime, timings: WebsocketTimings = {}): WebsocketTransport {
   const allowed = corsPolicy(rt.config);
   const live = new LiveQueries({
@@ -42,6 +48,7 @@ export function attachWebsocketTransport(server: http.Server, rt: Runtime, timin
   });
   return attachWebsockets(server, { pool: rt.pool, reads: rt.reads, store: rt.store, features: rt.features, config: rt.config, live, subscriptions: new Set() }, {
     enabled: isApiEnabled(rt.config, 'graphql'),
+    maxConnections: websocketCapacity(openFilesLimit(), poolConnections(rt.config)),
     ...timings,
     checkHandshake: (req) => {
       const origin = req.headers.origin;

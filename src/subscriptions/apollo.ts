@@ -5,8 +5,8 @@ import type { WebSocket } from 'ws';
 import { websocketHeaders, type Session } from '../auth/session.js';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { flatUuid } from '../core/uuid.js';
 import { parseRequest, type GraphQLRequest } from '../graphql/request-body.js';
-import { randomUUID } from 'node:crypto';
 import { errorObject, startOperation, type Endpoint, type Stoppable, type WsServerContext } from './operations.js';
 import type { WsConnectionLog } from './ws-log.js';
 
@@ -62,8 +62,8 @@ export function parseClientMessage(raw: string): ClientMessage | string {
 interface Op {
   stopped: boolean;
   handle: Stoppable | null;
-  /** Logs the operation's `stopped` event. */
-  logStopped(): void;
+  /** Its log (the `stopped` event). */
+  log: { stopped(): void };
 }
 
 /** Serves one socket until it closes. */
@@ -116,7 +116,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
       return startFailed(id, why, true);
     }
     if (ops.has(id)) return startFailed(id, `an operation already exists with this id: ${id}`, false);
-    const requestId = randomUUID();
+    const requestId = flatUuid();
     const s = session;
     const client = { raw, headers: initHeaders };
     const idJson = JSON.stringify(id);
@@ -139,7 +139,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
         done();
       },
     });
-    const op: Op = { stopped: false, handle: null, logStopped: sink.stopped };
+    const op: Op = { stopped: false, handle: null, log: sink };
     ops.set(id, op);
     void startOperation(ws, endpoint, s, request, sink, client, requestId).then((handle) => {
       if (handle === null) return;
@@ -154,7 +154,7 @@ export function serveApollo(socket: WebSocket, ws: WsServerContext, endpoint: En
   const stop = (id: string): void => {
     const op = ops.get(id);
     if (op === undefined) return;
-    op.logStopped();
+    op.log.stopped();
     op.stopped = true;
     op.handle?.stop();
     ops.delete(id);

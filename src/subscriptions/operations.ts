@@ -5,7 +5,7 @@
 // Errors found before execution (parse, validation, permissions, variables) end the operation with `sink.error`;
 // a query's or mutation's execution error is a result with HTTP's body (`{"errors":[...]}`; on /v1alpha1
 // `{"data":null,"errors":[...]}`), a live query's is `{"data":null,"errors":[...]}` (SPEC-NOTES-runtime §2.2).
-import { randomUUID } from 'node:crypto';
+import type http from 'node:http';
 import type pg from 'pg';
 import type { Session } from '../auth/session.js';
 import type { EngineState } from '../cache/state.js';
@@ -13,6 +13,7 @@ import type { ServerConfig } from '../config/config.js';
 import { showInternal } from '../config/internal-errors.js';
 import { EngineError, graphqlErrorObject, isEngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { flatUuid } from '../core/uuid.js';
 import { graphqlExecuteContext } from '../execute/graphql.js';
 import { relayExecuteContext } from '../execute/relay.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
@@ -23,7 +24,7 @@ import type { StateStore } from '../sync/state-store.js';
 import type { ExecutorFeatures, ReadRouting } from '../execute/features.js';
 import { MIN_LSN_HEADER } from '../execute/graphql.js';
 import { prepareLive, type PreparedLive } from './live-plan.js';
-import type { LiveHandle, LiveQueries } from './poller.js';
+import type { LiveHandle, LiveQueries, LiveSink } from './poller.js';
 
 /** The engine as the websocket transports see it. */
 export interface WsServerContext {
@@ -38,6 +39,12 @@ export interface WsServerContext {
   /** Live subscriptions of every connection (re-validated on a metadata change). */
   subscriptions: Set<LiveSubscription>;
 }
+
+/**
+ * What an open socket keeps of its handshake request (for `connection_init`'s authentication and the endpoint):
+ * not the IncomingMessage itself, a stream with its own state that 20,000 sockets would keep alive for nothing.
+ */
+export type Handshake = Pick<http.IncomingMessage, 'url' | 'headers' | 'rawHeaders'>;
 
 /** Which endpoint the socket was opened on: `/v1alpha1/graphql` (legacy error encoding) or `/v1beta1/relay`. */
 export interface Endpoint {
@@ -120,7 +127,7 @@ function minLsnOf(ws: WsServerContext, client: ClientInput): number {
  */
 export async function startOperation(
   ws: WsServerContext, endpoint: Endpoint, session: Session, request: GraphQLRequest, sink: OperationSink, client: ClientInput,
-  requestId: string = randomUUID(),
+  requestId: string = flatUuid(),
 ): Promise<Stoppable | null> {
   let state: EngineState;
   let planned;
@@ -161,8 +168,12 @@ export async function startOperation(
   return null;
 }
 
-/** One live query: its poller slot, and what it was prepared from (to re-prepare it on a new state). */
-export class LiveSubscription implements Stoppable {
+/**
+ * One live query: its poller slot, and what it was prepared from (to re-prepare it on a new state). It is its own
+ * LiveSink (no closures per subscriber): results go to the operation's sink as they are, an execution error as
+ * `{"data":null,"errors":[...]}`.
+ */
+export class LiveSubscription implements Stoppable, LiveSink {
   private handle: LiveHandle | null = null;
   private prepared: PreparedLive | null = null;
   private stopped = false;
@@ -173,7 +184,7 @@ export class LiveSubscription implements Stoppable {
     private readonly session: Session,
     private readonly request: GraphQLRequest,
     private readonly sink: OperationSink,
-    private readonly requestId: string = randomUUID(),
+    private readonly requestId: string = flatUuid(),
     /** The WAL position its results must reflect (x-engine-min-lsn). */
     private readonly minLsn = 0,
   ) {}
@@ -185,10 +196,17 @@ export class LiveSubscription implements Stoppable {
     this.ws.subscriptions.add(this);
   }
 
+  data(text: string): void {
+    this.sink.data(text);
+  }
+
+  error(err: EngineError): void {
+    this.sink.data(JSON.stringify({ data: null, errors: [errorObject(this.ws, this.endpoint, this.session, err)] }));
+  }
+
   private attach(p: PreparedLive): void {
     const old = this.handle;
-    const errors = (err: EngineError): string => JSON.stringify({ data: null, errors: [errorObject(this.ws, this.endpoint, this.session, err)] });
-    this.handle = this.ws.live.add(p.plan, p.params, { data: (t) => this.sink.data(t), error: (e) => this.sink.data(errors(e)) }, old?.lastHash ?? null, this.minLsn);
+    this.handle = this.ws.live.add(p.plan, p.params, this, old?.lastHash ?? null, this.minLsn);
     this.prepared = p;
     old?.stop();
   }

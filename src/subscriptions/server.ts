@@ -6,12 +6,14 @@ import type http from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import type { Session } from '../auth/session.js';
-import { metadataErrorBody, type EngineError } from '../core/errors.js';
+import { EngineError, metadataErrorBody } from '../core/errors.js';
 import { log } from '../core/log.js';
 import { serveApollo } from './apollo.js';
-import { revalidateAll, type Endpoint, type WsServerContext } from './operations.js';
+import { revalidateAll, type Endpoint, type Handshake, type WsServerContext } from './operations.js';
 import { transportWsServer } from './transport-ws.js';
 import { errorDetail, WsConnectionLog } from './ws-log.js';
+
+export type { Handshake };
 
 export const TRANSPORT_WS = 'graphql-transport-ws';
 export const APOLLO_WS = 'graphql-ws';
@@ -29,13 +31,18 @@ export interface WebsocketOptions {
   /** Checks the handshake (Origin against CORS): the error to refuse it with, or null. */
   checkHandshake(request: http.IncomingMessage): EngineError | null;
   /** Handshake headers + `connection_init` payload → session (the same code as HTTP); throws EngineError. */
-  authenticate(request: http.IncomingMessage, initPayload: unknown): Promise<Session>;
+  authenticate(handshake: Handshake, initPayload: unknown): Promise<Session>;
   /** Whether the GraphQL API is served at all (--enabled-apis). */
   enabled: boolean;
   /** Apollo `ka` interval (ms). */
   kaIntervalMs?: number;
   /** A peer that has not answered a ping within this long (ms) is dropped and its live queries released. */
   pingIntervalMs?: number;
+  /**
+   * Open sockets past which an upgrade is refused with a 503 (src/core/open-files.ts: what the open-files limit
+   * leaves once the pools have their connections); default: no bound.
+   */
+  maxConnections?: number;
 }
 
 export interface WebsocketTransport {
@@ -46,13 +53,34 @@ export interface WebsocketTransport {
   close(): void;
 }
 
+const ignoreError = (): void => undefined;
+
 const pathOf = (url: string | undefined): string => (url ?? '/').split('?')[0];
 
-export const endpointOf = (request: http.IncomingMessage): Endpoint => ENDPOINTS[pathOf(request.url)] ?? ENDPOINTS['/v1/graphql'];
+export const endpointOf = (request: Pick<Handshake, 'url'>): Endpoint => ENDPOINTS[pathOf(request.url)] ?? ENDPOINTS['/v1/graphql'];
 
 function refuse(socket: Duplex, status: number, reason: string, body: unknown): void {
   const text = JSON.stringify(body);
   socket.end(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+}
+
+/**
+ * The error to refuse an upgrade with while `open` sockets fill the capacity, else null; a warning is logged once
+ * each time the capacity is reached (the refusals themselves are websocket-log `rejected` lines).
+ */
+function capacityCheck(max: number): { check(open: number): EngineError | null } {
+  let warned = false;
+  return {
+    check(open) {
+      if (open < max) {
+        warned = false;
+        return null;
+      }
+      if (!warned) log.warn('websocket-capacity', { message: `${open} websockets open: new ones are refused until some close (the open-files limit leaves room for ${max})` });
+      warned = true;
+      return new EngineError('unexpected', `too many websocket connections (${max}): the server's open-files limit is reached`, { status: 503 });
+    },
+  };
 }
 
 export function attachWebsockets(server: http.Server, ws: WsServerContext, options: WebsocketOptions): WebsocketTransport {
@@ -68,9 +96,9 @@ export function attachWebsockets(server: http.Server, ws: WsServerContext, optio
 
   wss.on('connection', (socket: WebSocket, request: http.IncomingMessage) => {
     socket.on('error', (e) => log.debug('websocket-error', { error: e }));
+    const handshake: Handshake = { url: request.url, headers: request.headers, rawHeaders: request.rawHeaders };
     const connLog = new WsConnectionLog();
     connLog.write({ type: 'accepted' });
-    socket.once('close', () => connLog.write({ type: 'closed' }));
     // Dead peers: no pong since the last ping → terminated (its 'close' releases its live queries). A tick that
     // comes late means this process was held up (a long task, a starved CPU): timers run before pending socket
     // reads, so the peer's pong may be waiting unread; it gets another ping instead of being dropped.
@@ -84,8 +112,11 @@ export function attachWebsockets(server: http.Server, ws: WsServerContext, optio
       pingedAt = now;
       socket.ping();
     }, pingIntervalMs);
-    socket.once('close', () => clearInterval(pinger));
-    const endpoint = endpointOf(request);
+    socket.once('close', () => {
+      clearInterval(pinger);
+      connLog.write({ type: 'closed' });
+    });
+    const endpoint = endpointOf(handshake);
     if (socket.protocol === TRANSPORT_WS) {
       const closed = modern.opened(
         {
@@ -102,25 +133,28 @@ export function attachWebsockets(server: http.Server, ws: WsServerContext, optio
               });
             }),
         },
-        { socket, request, log: connLog },
+        { socket, request: handshake, log: connLog },
       );
       socket.once('close', (code, reason) => void closed(code, String(reason)));
     } else {
-      serveApollo(socket, ws, endpoint, { authenticate: (payload) => options.authenticate(request, payload), kaIntervalMs, log: connLog });
+      serveApollo(socket, ws, endpoint, { authenticate: (payload) => options.authenticate(handshake, payload), kaIntervalMs, log: connLog });
     }
   });
 
+  const full = capacityCheck(options.maxConnections ?? Infinity);
   const onUpgrade = (request: http.IncomingMessage, socket: Duplex, head: Buffer): void => {
-    socket.on('error', () => undefined);
+    // A function of its own, not a closure: one made here would share this call's context, and so keep `request`
+    // alive as long as the socket.
+    socket.on('error', ignoreError);
     if (!options.enabled || ENDPOINTS[pathOf(request.url)] === undefined) {
       const notFound = { path: '$', error: 'resource does not exist', code: 'not-found' };
       new WsConnectionLog().write({ type: 'rejected', detail: notFound });
       return refuse(socket, 404, 'Not Found', notFound);
     }
-    const bad = options.checkHandshake(request);
+    const bad = options.checkHandshake(request) ?? full.check(wss.clients.size);
     if (bad !== null) {
       new WsConnectionLog().write({ type: 'rejected', detail: errorDetail(bad) });
-      return refuse(socket, bad.status, 'Bad Request', metadataErrorBody(bad, false));
+      return refuse(socket, bad.status, bad.status === 503 ? 'Service Unavailable' : 'Bad Request', metadataErrorBody(bad, false));
     }
     wss.handleUpgrade(request, socket, head, (s) => wss.emit('connection', s, request));
   };

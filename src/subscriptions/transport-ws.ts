@@ -1,27 +1,26 @@
 // The `graphql-transport-ws` protocol (the graphql-ws library's), served by that library's own server (makeServer):
 // we only plug our session, validation and execution in. Pre-execution errors become the protocol's `error`
 // message; results (live ones too) are `next` messages whose payload is our response JSON as it is.
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage } from 'node:http';
 import { GraphQLError, GraphQLSchema, parse, type ExecutionArgs } from 'graphql';
 import { makeServer, type Context } from 'graphql-ws';
 import type { WebSocket } from 'ws';
 import { websocketHeaders, type Session } from '../auth/session.js';
 import { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { flatUuid } from '../core/uuid.js';
 import { parseRequest } from '../graphql/request-body.js';
-import { errorObject, startOperation, type Endpoint, type Stoppable, type WsServerContext } from './operations.js';
+import { errorObject, startOperation, type Endpoint, type Handshake, type Stoppable, type WsServerContext } from './operations.js';
 import { errorDetail, type WsConnectionLog } from './ws-log.js';
 
 export interface TransportWsOptions {
   /** Authenticates the `connection_init` payload (with the handshake's own headers); throws EngineError. */
-  authenticate(request: IncomingMessage, initPayload: unknown): Promise<Session>;
-  endpointOf(request: IncomingMessage): Endpoint;
+  authenticate(handshake: Handshake, initPayload: unknown): Promise<Session>;
+  endpointOf(handshake: Handshake): Endpoint;
 }
 
 interface Extra {
   socket: WebSocket;
-  request: IncomingMessage;
+  request: Handshake;
   /** The socket's websocket-log. */
   log: WsConnectionLog;
   session?: Session;
@@ -130,7 +129,7 @@ export function transportWsServer(ws: WsServerContext, options: TransportWsOptio
       };
       try {
         const request = parseRequest(payload);
-        const requestId = randomUUID();
+        const requestId = flatUuid();
         let live = false;
         const sink = ctx.extra.log.sink(id, requestId, request, {
           data: (text) => {
@@ -150,7 +149,7 @@ export function transportWsServer(ws: WsServerContext, options: TransportWsOptio
         queue.handle = await startOperation(ws, endpoint, session, request, sink, { raw: payload, headers: websocketHeaders({}, ctx.connectionParams) }, requestId);
         if (queue.handle !== null) {
           sink.started();
-          queue.onReturn = sink.stopped;
+          queue.onReturn = () => sink.stopped();
         }
       } catch (e) {
         early = e instanceof EngineError ? e : new EngineError('unexpected', 'an unexpected error occurred', { status: 500 });

@@ -6,10 +6,10 @@
 // request) is only given with query_err, as the original. Error events are written at level error, the others at info.
 // user_vars are the session's variables (credentials are never session variables); nothing is built when the type
 // is off.
-import { randomUUID } from 'node:crypto';
 import type { Session } from '../auth/session.js';
 import type { EngineError } from '../core/errors.js';
 import { log } from '../core/log.js';
+import { flatUuid } from '../core/uuid.js';
 import type { GraphQLRequest } from '../graphql/request-body.js';
 import type { OperationSink } from './operations.js';
 
@@ -48,7 +48,7 @@ const isError = (e: WsEvent): boolean =>
 
 /** One socket's side of the log: its id, and the session once `connection_init` succeeded. */
 export class WsConnectionLog {
-  readonly websocketId = randomUUID();
+  readonly websocketId = flatUuid();
   session: Session | null = null;
   /** Once `closed` is written, operations ended by the closing socket log nothing more (as the original). */
   private closed = false;
@@ -89,27 +89,50 @@ export class WsConnectionLog {
    * The sink of one operation, logging as the original: a query or mutation logs `completed` (or `query_err`), a
    * subscription `started` once it is live (call `started()`), then `stopped` (call `stopped()`).
    */
-  sink(id: string, requestId: string, request: GraphQLRequest, inner: OperationSink): OperationSink & { started(): void; stopped(): void } {
-    let ended = false;
-    return {
-      data: (text) => inner.data(text),
-      error: (err) => {
-        if (!ended) this.operation(id, requestId, request, { type: 'query_err', detail: errorDetail(err) });
-        ended = true;
-        inner.error(err);
-      },
-      complete: () => {
-        if (!ended) this.operation(id, requestId, request, { type: 'completed' });
-        ended = true;
-        inner.complete();
-      },
-      started: () => {
-        if (!ended) this.operation(id, requestId, request, { type: 'started' });
-      },
-      stopped: () => {
-        if (!ended && !this.closed) this.operation(id, null, request, { type: 'stopped' });
-        ended = true;
-      },
-    };
+  sink(id: string, requestId: string, request: GraphQLRequest, inner: OperationSink): OperationLogSink {
+    return new OperationLogSink(this, id, requestId, request, inner);
+  }
+
+  /** Whether `closed` was written. */
+  get isClosed(): boolean {
+    return this.closed;
+  }
+}
+
+/** An operation's sink that logs its events (see WsConnectionLog.sink): an object, not closures, per operation. */
+export class OperationLogSink implements OperationSink {
+  private ended = false;
+
+  constructor(
+    private readonly log: WsConnectionLog,
+    private readonly id: string,
+    private readonly requestId: string,
+    private readonly request: GraphQLRequest,
+    private readonly inner: OperationSink,
+  ) {}
+
+  data(text: string): void {
+    this.inner.data(text);
+  }
+
+  error(err: EngineError): void {
+    if (!this.ended) this.log.operation(this.id, this.requestId, this.request, { type: 'query_err', detail: errorDetail(err) });
+    this.ended = true;
+    this.inner.error(err);
+  }
+
+  complete(): void {
+    if (!this.ended) this.log.operation(this.id, this.requestId, this.request, { type: 'completed' });
+    this.ended = true;
+    this.inner.complete();
+  }
+
+  started(): void {
+    if (!this.ended) this.log.operation(this.id, this.requestId, this.request, { type: 'started' });
+  }
+
+  stopped(): void {
+    if (!this.ended && !this.log.isClosed) this.log.operation(this.id, null, this.request, { type: 'stopped' });
+    this.ended = true;
   }
 }

@@ -38,8 +38,8 @@ export interface TestEngineOptions extends Partial<ServerConfig> {
   logLevel?: ServerConfig['logLevel'];
   /** Receives every log line (at info level) instead of stdout. */
   logSink?: (line: string) => void;
-  /** Websocket keep-alive timings (shortened by the dead-peer tests). */
-  websocket?: { kaIntervalMs?: number; pingIntervalMs?: number };
+  /** Websocket keep-alive timings (shortened by the dead-peer tests) and the open-socket bound (capacity tests). */
+  websocket?: { kaIntervalMs?: number; pingIntervalMs?: number; maxConnections?: number };
 }
 
 /** POST /v1/query expecting 200 (set-up steps): the body, or an error naming the request and the answer. */
