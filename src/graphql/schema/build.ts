@@ -1,8 +1,8 @@
 // Builds the GraphQL schema of one role from the schema cache and the features' extensions, lazily, memoised per
 // (extensions, state object, role) and reused by a later state that leaves what the role reads as it was.
 import {
-  GraphQLIncludeDirective, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
-  type GraphQLFieldConfig,
+  GraphQLBoolean, GraphQLIncludeDirective, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
+  type GraphQLFieldConfig, type GraphQLNamedType,
 } from 'graphql';
 import type { SchemaCache } from '../../cache/types.js';
 import type { EngineState } from '../../cache/state.js';
@@ -13,6 +13,7 @@ import { queryRootFields } from './root.js';
 import { sortedMap } from './types.js';
 import { structureOf } from '../../cache/memo.js';
 import { own } from '../../../events/types.js';
+import { setSchemaTypes } from '../schema-types.js';
 
 /** The role's schema from the cache and the features' extensions. */
 export function buildRoleSchema(cache: SchemaCache, role: string, extensions: SchemaExtensions): RoleSchema {
@@ -46,14 +47,45 @@ export function buildRoleSchema(cache: SchemaCache, role: string, extensions: Sc
     }
   }
   const mutation = mFields.length > 0 ? new GraphQLObjectType({ name: 'mutation_root', fields: () => sortedMap(mFields) }) : undefined;
+  let whole: GraphQLSchema | null = null;
   // Only @include and @skip, as in the original.
-  const schema = new GraphQLSchema({
+  const schema = () => (whole ??= new GraphQLSchema({
     query, mutation, subscription, types: [...ctx.types.values()], directives: [GraphQLIncludeDirective, GraphQLSkipDirective],
+  }));
+  const base: RoleSchema = {
+    role, ctx, get schema() { return schema(); }, queryFields, hasMutations: !!mutation, mutationExtensions,
+  };
+  const rootTypes = new Map<string, GraphQLNamedType>([query, mutation, subscription].flatMap((t) => (t ? [[t.name, t]] : [])));
+  const limits = [...queryFields.values()].some((m) => m.kind === 'select' || m.kind === 'function');
+  setSchemaTypes(base, {
+    getQueryType: () => query,
+    getMutationType: () => mutation,
+    getSubscriptionType: () => subscription,
+    getType: (name) => {
+      if (whole) return whole.getType(name);
+      const found = ctx.types.get(name) ?? rootTypes.get(name) ?? ALWAYS[name];
+      if (found) return found;
+      if (name === 'Int' && limits) return GraphQLInt;
+      return schema().getType(name);
+    },
   });
-  let rs: RoleSchema = { role, ctx, schema, queryFields, hasMutations: !!mutation, mutationExtensions };
+  let rs = base;
   for (const extend of extensions.roleSchema) rs = extend(cache, rs);
   return rs;
 }
+
+// Note [Lazy role schemas]
+// A role's GraphQLSchema holds every type of every table it may see (about 15 per table) with their fields, and
+// graphql-js's constructor resolves them all: at 1,000 tables half a second, on the first request after any change
+// of the role's permissions. Requests need only the root types and the types their selections reach, which the
+// builders create as they are asked for (field maps are thunks): so the whole schema is built only when something
+// asks for it (introspection, a remote schema merged in), and the request path looks types up through
+// schemaTypes (../schema-types.ts): the types built so far, the roots, the scalars every schema holds, and the
+// whole schema for any other name. Each name gives the object the whole schema would hold (it is made of those very
+// objects), so a request reads the same types either way.
+
+/** Scalars every schema holds (the introspection types' fields use them). */
+const ALWAYS: Record<string, GraphQLNamedType | undefined> = { String: GraphQLString, Boolean: GraphQLBoolean };
 
 // Note [Role schemas across states]
 // A role's schema is a function of the parts of the state it reads: the structure (everything but permissions) and
