@@ -1,8 +1,8 @@
 // Builds the GraphQL schema of one role from the schema cache and the features' extensions, lazily, memoised per
 // (extensions, state object, role) and reused by a later state that leaves what the role reads as it was.
 import {
-  GraphQLBoolean, GraphQLIncludeDirective, GraphQLInt, GraphQLNonNull, GraphQLObjectType, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
-  type GraphQLFieldConfig, type GraphQLNamedType,
+  GraphQLBoolean, GraphQLIncludeDirective, GraphQLInt, GraphQLNonNull, GraphQLSchema, GraphQLSkipDirective, GraphQLString,
+  type GraphQLNamedType,
 } from 'graphql';
 import type { SchemaCache } from '../../cache/types.js';
 import type { EngineState } from '../../cache/state.js';
@@ -10,43 +10,41 @@ import type { MutationFieldContribution, RoleSchema, RootFieldMeta, SchemaExtens
 import { buildRoleContext } from './context.js';
 import { mutationFields } from './mutation.js';
 import { queryRootFields } from './root.js';
-import { sortedMap } from './types.js';
+import { LazyRootType, type FieldThunk } from './lazy-root.js';
 import { structureOf } from '../../cache/memo.js';
 import { own } from '../../../events/types.js';
 import { setSchemaTypes } from '../schema-types.js';
 
-/** The role's schema from the cache and the features' extensions. */
+/** The role's schema from the cache and the features' extensions (Note [Lazy role schemas]). */
 export function buildRoleSchema(cache: SchemaCache, role: string, extensions: SchemaExtensions): RoleSchema {
   const ctx = buildRoleContext(cache, role);
   const roots = queryRootFields(ctx, extensions.queryFields);
   const queryFields = new Map<string, RootFieldMeta>();
-  const configs: Array<[string, GraphQLFieldConfig<unknown, unknown>]> = [];
+  const configs: Array<[string, FieldThunk]> = [];
   for (const [name, config, meta] of roots) {
     if (queryFields.has(name)) continue; // a name clash: the first definition wins
     queryFields.set(name, meta);
     configs.push([name, config]);
   }
   if (configs.length === 0) {
-    configs.push(['no_queries_available', { type: new GraphQLNonNull(GraphQLString) }]);
+    configs.push(['no_queries_available', () => ({ type: new GraphQLNonNull(GraphQLString) })]);
   }
-  const query = new GraphQLObjectType({ name: 'query_root', fields: () => sortedMap(configs) });
+  const query = new LazyRootType('query_root', configs);
   const subConfigs = configs.filter(([name]) => {
     const meta = queryFields.get(name);
     return meta !== undefined && (meta.kind !== 'extension' || meta.subscription);
   });
-  const subscription = subConfigs.length > 0
-    ? new GraphQLObjectType({ name: 'subscription_root', fields: () => sortedMap(subConfigs) })
-    : undefined;
+  const subscription = subConfigs.length > 0 ? new LazyRootType('subscription_root', subConfigs) : undefined;
   const mFields = mutationFields(ctx);
   const mutationExtensions = new Map<string, MutationFieldContribution['translate']>();
   for (const contribute of extensions.mutationFields) {
     for (const c of contribute(ctx)) {
       if (mFields.some(([n]) => n === c.name)) continue; // a name clash: the table field wins
-      mFields.push([c.name, c.config]);
+      mFields.push([c.name, () => c.config]);
       mutationExtensions.set(c.name, c.translate);
     }
   }
-  const mutation = mFields.length > 0 ? new GraphQLObjectType({ name: 'mutation_root', fields: () => sortedMap(mFields) }) : undefined;
+  const mutation = mFields.length > 0 ? new LazyRootType('mutation_root', mFields) : undefined;
   let whole: GraphQLSchema | null = null;
   // Only @include and @skip, as in the original.
   const schema = () => (whole ??= new GraphQLSchema({
@@ -76,13 +74,14 @@ export function buildRoleSchema(cache: SchemaCache, role: string, extensions: Sc
 
 // Note [Lazy role schemas]
 // A role's GraphQLSchema holds every type of every table it may see (about 15 per table) with their fields, and
-// graphql-js's constructor resolves them all: at 1,000 tables half a second, on the first request after any change
-// of the role's permissions. Requests need only the root types and the types their selections reach, which the
-// builders create as they are asked for (field maps are thunks): so the whole schema is built only when something
-// asks for it (introspection, a remote schema merged in), and the request path looks types up through
-// schemaTypes (../schema-types.ts): the types built so far, the roots, the scalars every schema holds, and the
-// whole schema for any other name. Each name gives the object the whole schema would hold (it is made of those very
-// objects), so a request reads the same types either way.
+// graphql-js's constructor resolves them all: at 1,000 tables half a second and 100 MB, on the first request after
+// any change of the role's permissions. A request reads the root fields it selects and the types they reach. So
+// the root types define each field, and make its config and the types it names, when the field is first read
+// (lazy-root.ts; names and metas are decided up front); other types' field maps are thunks already; and the whole
+// schema is built only when something asks for it (introspection, a remote schema merged in). The request path
+// looks types up through schemaTypes (../schema-types.ts): the types made so far, the roots, the scalars every
+// schema holds, and the whole schema for any other name. The whole schema is made of those very objects, so a
+// request reads the same types either way, and printing or introspecting it defines every field as before.
 
 /** Scalars every schema holds (the introspection types' fields use them). */
 const ALWAYS: Record<string, GraphQLNamedType | undefined> = { String: GraphQLString, Boolean: GraphQLBoolean };
