@@ -195,11 +195,15 @@ async function loadWithRetry(rt: Runtime, listenUrl: string, timeoutMs: number):
     let sync: MetadataSync | null = null;
     try {
       const client = await rt.pool.connect();
+      let side: pg.PoolClient | null = null;
       try {
         await ensureCatalogSchema(client);
-        rt.store.swap(await loadState(client, rt.write.projector));
+        // (A pool of one connection has none to spare: its client would wait for itself.)
+        if (rt.config.pgConnections > 1) side = await rt.pool.connect();
+        rt.store.swap(await loadState(client, rt.write.projector, side ?? undefined));
         await reconcileOnStart(client, rt.store.get(), [reconcileCronTriggers]);
       } finally {
+        side?.release();
         client.release();
       }
       sync = new MetadataSync({
