@@ -8,7 +8,7 @@ import type { ColumnInfo, TableInfo } from '../../cache/types.js';
 import { hasGraphQLNames, type RoleContext, type TableView } from './context.js';
 import { hasFields, tableObjectType } from './select.js';
 import { columnType } from './types.js';
-import { deleteAccess, insertAccess, mutationFieldMetas, updateAccess, type MutationFieldMeta } from './mutation-access.js';
+import { deleteAccess, insertAccess, mutationFieldMetas, updateAccess, type InsertAccess, type MutationFieldMeta } from './mutation-access.js';
 import { once, type FieldThunk } from './lazy-root.js';
 import {
   hasInsertInput, insertInputType, isUpsertable, mutationBoolExpType, mutationResponseType, onConflictType, pkColumnsInputType, updateOperatorArgs,
@@ -29,17 +29,50 @@ export function mutationRootFieldNames(t: TableInfo) {
   };
 }
 
+/** What a role's mutation fields of a table read of that table only: its root field names, key and access. */
+interface OwnMutations {
+  names: ReturnType<typeof mutationRootFieldNames>;
+  pk: ColumnInfo[];
+  ins: InsertAccess | null;
+  upd: boolean;
+  del: boolean;
+}
+
+/** Kept per table info and role, as the tables' own views (context.ts ownViews). */
+const ownMutations = new WeakMap<TableInfo, Map<string, OwnMutations>>();
+
+function ownMutationsOf(t: TableInfo, role: string): OwnMutations {
+  let byRole = ownMutations.get(t);
+  if (!byRole) {
+    byRole = new Map();
+    ownMutations.set(t, byRole);
+  }
+  let m = byRole.get(role);
+  if (!m) {
+    const pkNames = t.pg.primaryKey?.columns ?? [];
+    const keyColumns = pkNames.map((n) => t.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
+    const ins = insertAccess(t, role);
+    m = {
+      names: mutationRootFieldNames(t),
+      // Single-row fields take the key columns as arguments: only when each has a GraphQL name.
+      pk: keyColumns.every(hasGraphQLNames) ? keyColumns : [],
+      ins: hasInsertInput(ins, t) ? ins : null,
+      upd: updateAccess(t, role) !== null,
+      del: deleteAccess(t, role) !== null,
+    };
+    byRole.set(role, m);
+  }
+  return m;
+}
+
 /** A table's mutation_root fields: names and metas now, each config (and the types it names) when first read. */
 function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, MutationFieldMeta>): Field[] {
   const out: Field[] = [];
-  const names = mutationRootFieldNames(t);
+  const { names, pk, ins, upd, del } = ownMutationsOf(t, ctx.role);
+  if (!ins && !upd && !del) return out;
   const q = t.name;
   const view = ctx.tables.get(qualifiedKey(t.name)) ?? null;
   const selectable = view !== null && hasFields(view);
-  const pkNames = t.pg.primaryKey?.columns ?? [];
-  const keyColumns = pkNames.map((n) => t.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
-  // Single-row fields take the key columns as arguments: only when each has a GraphQL name.
-  const pk = keyColumns.every(hasGraphQLNames) ? keyColumns : [];
   const add = (kind: MutationFieldMeta['kind'], name: string, config: FieldThunk, backendOnly = false): void => {
     if (metas.has(name)) return; // a name clash: the first definition wins
     metas.set(name, { kind, table: t, view: selectable ? view : null, pk, backendOnly });
@@ -47,8 +80,7 @@ function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, 
   };
   const single = () => tableObjectType(ctx, view as TableView);
 
-  const ins = insertAccess(t, ctx.role);
-  if (hasInsertInput(ins, t)) {
+  if (ins) {
     const input = () => insertInputType(ctx, t) as GraphQLInputObjectType;
     const onConflict = (): GraphQLFieldConfigArgumentMap => (isUpsertable(ctx, t)
       ? { on_conflict: { type: onConflictType(ctx, t), description: 'on conflict condition' } } : {});
@@ -66,7 +98,7 @@ function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, 
     }
   }
 
-  if (updateAccess(t, ctx.role)) {
+  if (upd) {
     const ops = once(() => updateOperatorArgs(ctx, t));
     add('update', names.update, () => ({
       type: mutationResponseType(ctx, t),
@@ -82,7 +114,7 @@ function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, 
     }
   }
 
-  if (deleteAccess(t, ctx.role)) {
+  if (del) {
     add('delete', names.delete, () => ({
       type: mutationResponseType(ctx, t),
       description: `delete data from the table: ${quoteName(q)}`,
