@@ -11,6 +11,7 @@ import { authConfigOf, type ServerConfig } from './config/config.js';
 import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
+import { SnapshotWriter } from './metadata/snapshots.js';
 import { reconcileOnStart } from './triggers/reconcile.js';
 import { MetadataSync } from './sync/listener.js';
 import { createProjector } from './sync/projector.js';
@@ -105,7 +106,9 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     databaseUrl,
     authConfig,
     auth,
-    write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval, connectionRetries: config.connectionRetries },
+    write: {
+      pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval, connectionRetries: config.connectionRetries, snapshots: new SnapshotWriter(pool),
+    },
     features,
     metrics,
     reads: replicas?.routing,
@@ -132,6 +135,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     websockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
+    await rt.write.snapshots.settled();
     await pool.end().catch(() => undefined);
     await embedded?.stop();
     auth.stop();
