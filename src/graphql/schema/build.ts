@@ -8,7 +8,8 @@ import type { SchemaCache } from '../../cache/types.js';
 import type { EngineState } from '../../cache/state.js';
 import type { MutationFieldContribution, RoleSchema, RootFieldMeta, SchemaExtensions } from '../role-schema.js';
 import { buildRoleContext } from './context.js';
-import { mutationFields } from './mutation.js';
+import { hasTableMutations, mutationFields } from './mutation.js';
+import { fillMutationFieldMetasLater } from './mutation-access.js';
 import { queryRootFields } from './root.js';
 import { LazyRootType, type FieldThunk } from './lazy-root.js';
 import { structureOf } from '../../cache/memo.js';
@@ -35,16 +36,28 @@ export function buildRoleSchema(cache: SchemaCache, role: string, extensions: Sc
     return meta !== undefined && (meta.kind !== 'extension' || meta.subscription);
   });
   const subscription = subConfigs.length > 0 ? new LazyRootType('subscription_root', subConfigs) : undefined;
-  const mFields = mutationFields(ctx);
+  const contributions = extensions.mutationFields.flatMap((contribute) => contribute(ctx));
   const mutationExtensions = new Map<string, MutationFieldContribution['translate']>();
-  for (const contribute of extensions.mutationFields) {
-    for (const c of contribute(ctx)) {
-      if (mFields.some(([n]) => n === c.name)) continue; // a name clash: the table field wins
-      mFields.push([c.name, () => c.config]);
+  let mFields: Array<[string, FieldThunk]> | null = null;
+  // The tables' mutation fields and their metas are listed when first read; what other features add is kept unless
+  // a table field has its name, so with contributions they are listed now.
+  const mutationFieldList = (): Array<[string, FieldThunk]> => {
+    if (mFields) return mFields;
+    const list: Array<[string, FieldThunk]> = [];
+    mFields = list; // (listing the tables' fields reads the metas, whose filler is this)
+    list.push(...mutationFields(ctx));
+    const taken = new Set(list.map(([n]) => n));
+    for (const c of contributions) {
+      if (taken.has(c.name)) continue; // a name clash: the table field (or the first) wins
+      taken.add(c.name);
+      list.push([c.name, () => c.config]);
       mutationExtensions.set(c.name, c.translate);
     }
-  }
-  const mutation = mFields.length > 0 ? new LazyRootType('mutation_root', mFields) : undefined;
+    return list;
+  };
+  fillMutationFieldMetasLater(ctx, () => void mutationFieldList());
+  const hasMutationFields = contributions.length > 0 ? mutationFieldList().length > 0 : hasTableMutations(ctx);
+  const mutation = hasMutationFields ? new LazyRootType('mutation_root', mutationFieldList) : undefined;
   let whole: GraphQLSchema | null = null;
   // Only @include and @skip, as in the original.
   const schema = () => (whole ??= new GraphQLSchema({

@@ -29,18 +29,20 @@ function defineField(name: string, config: GraphQLFieldConfig<unknown, unknown>)
  * introspection, printing, validation) defines them all, as the plain type would have.
  */
 export class LazyRootType extends GraphQLObjectType {
-  private readonly entries: Array<[string, FieldThunk]>;
+  private readonly entries: () => Array<[string, FieldThunk]>;
   private fields: GraphQLFieldMap<unknown, unknown> | null = null;
 
-  constructor(name: string, entries: Array<[string, FieldThunk]>) {
+  /** `entries`: the fields by name, or what lists them when the fields are first read. */
+  constructor(name: string, entries: Array<[string, FieldThunk]> | (() => Array<[string, FieldThunk]>)) {
     super({ name, fields: {} });
-    this.entries = [...entries].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    this.entries = typeof entries === 'function' ? entries : () => entries;
   }
 
   override getFields(): GraphQLFieldMap<unknown, unknown> {
     if (this.fields) return this.fields;
     const map = Object.create(null) as GraphQLFieldMap<unknown, unknown>;
-    for (const [name, make] of this.entries) {
+    const entries = [...this.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    for (const [name, make] of entries) {
       Object.defineProperty(map, name, {
         enumerable: true,
         configurable: true,

@@ -131,6 +131,13 @@ function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, 
   return out;
 }
 
+/** Whether the role has a mutation_root field of a table (each table with some access gives one at least). */
+export const hasTableMutations = (ctx: RoleContext): boolean =>
+  Object.values(ctx.cache.tables).some((t) => {
+    const m = ownMutationsOf(t, ctx.role);
+    return m.ins !== null || m.upd || m.del;
+  });
+
 /** The tables' mutation_root fields for a role (their metas recorded in mutationFieldMetas as they are named). */
 export function tableMutationRootFields(ctx: RoleContext): Field[] {
   const metas = mutationFieldMetas(ctx);

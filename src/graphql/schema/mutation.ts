@@ -3,6 +3,7 @@
 // ("no mutations exist").
 import type { RoleContext } from './context.js';
 import { tableMutationRootFields } from './mutation-fields.js';
+export { hasTableMutations } from './mutation-fields.js';
 import type { FieldThunk } from './lazy-root.js';
 
 /** The tables' mutation_root fields for a role, each config made when first read (lazy-root.ts). */
