@@ -1,5 +1,5 @@
 // Choosing the operation of a document (operationName rules) and checking its variables against the role schema.
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type TypeNode, type GraphQLInputType, isInputType, GraphQLList, GraphQLNonNull } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type TypeNode, type GraphQLInputType, isInputType, GraphQLList, GraphQLNonNull } from 'graphql';
 import { extendPath } from '../../core/json-path.js';
 import { coerceJson, coerceLiteral, ve, type LiteralContext, type Parsed, type VariableInfo } from './input.js';
 import type { SchemaTypes } from '../schema-types.js';
