@@ -68,6 +68,49 @@ function pickIssue(issues: z.ZodIssue[]): z.ZodIssue {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
+// Unions picked by kind
+
+// Note [Picked unions]
+// zod's union tries its options in order and builds an issue, message and all, for each one that fails before the
+// one that takes the value: a table name given as an object fails the string option first. A 40,000-element bulk
+// spent a second on those issues. A picked union first tries the one option `pick` names for the value (its
+// options take values of different kinds, so no other could take it); a value it takes is the union's answer, as
+// zod's union would have given it, and any other value goes through the whole union, whose issues decode() reads.
+
+type Options = readonly [z.ZodTypeAny, z.ZodTypeAny, ...z.ZodTypeAny[]];
+
+interface PickedUnionDef<T extends Options> extends z.ZodUnionDef<T> {
+  pick: (value: unknown) => number;
+}
+
+class PickedUnion<T extends Options> extends z.ZodUnion<T> {
+  declare _def: PickedUnionDef<T>;
+
+  constructor(def: PickedUnionDef<T>) {
+    super(def);
+  }
+
+  override _parse(input: z.ParseInput): z.ParseReturnType<this['_output']> {
+    const { ctx } = this._processInputParams(input);
+    const option = ctx.common.async ? undefined : this._def.options[this._def.pick(ctx.data)];
+    if (option) {
+      // A context of its own, as zod's union gives each option: what it reports is dropped unless it takes the value.
+      const own = { ...ctx, common: { ...ctx.common, issues: [] }, parent: null };
+      const result = option._parseSync({ data: ctx.data, path: ctx.path, parent: own });
+      if (result.status === 'valid') return result as z.ParseReturnType<this['_output']>;
+    }
+    return super._parse(input);
+  }
+}
+
+/** z.union(options), trying first `options[pick(value)]` (Note [Picked unions]). */
+export const pickedUnion = <T extends Options>(options: T, pick: (value: unknown) => number): z.ZodUnion<T> =>
+  new PickedUnion<T>({ ...z.union(options)._def, pick });
+
+/** For a union of a string option and an object (or array) option, in that order. */
+export const stringFirst = (value: unknown): number => (typeof value === 'string' ? 0 : 1);
+
+// ---------------------------------------------------------------------------------------------------------------
 // Shared argument types
 
 export const nonEmptyText = z.string().refine((s) => s.length > 0, { message: 'empty string not allowed' });
@@ -75,8 +118,7 @@ export const nonEmptyText = z.string().refine((s) => s.length > 0, { message: 'e
 /** The free-text `comment` every metadata object may carry (null or absent: none). */
 export const comment = z.string().nullable().optional();
 
-export const tableName = z
-  .union([z.string(), z.object({ schema: z.string().optional(), name: z.string() })])
+export const tableName = pickedUnion([z.string(), z.object({ schema: z.string().optional(), name: z.string() })], stringFirst)
   .transform((v): QualifiedName => toQualifiedName(v));
 export const functionName = tableName;
 

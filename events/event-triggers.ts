@@ -1,11 +1,11 @@
 // Event triggers as metadata stores them (the export's EventTriggerConf) and the shapes that build them, shared by
 // create_event_trigger's args (src/metadata/operations/event-triggers.ts), replace_metadata and the export.
 import { z } from 'zod';
-import { headerConf, nonEmptyText, type HeaderConf } from './argument-shapes.js';
+import { headerConf, nonEmptyText, pickedUnion, stringFirst, type HeaderConf } from './argument-shapes.js';
 
 export const MAX_TRIGGER_NAME_LENGTH = 42;
 
-const subColumns = z.union([z.literal('*'), z.array(z.string())]);
+const subColumns = pickedUnion([z.literal('*'), z.array(z.string())], stringFirst);
 export const opSpec = z.object({ columns: subColumns, payload: subColumns.nullable().optional() });
 
 export const retryConf = z.object({

@@ -1,9 +1,10 @@
 // Permissions as metadata stores them, per kind: the shapes create_<kind>_permission's args and replace_metadata
 // read them with (defaults filled in, absent ones left out, keys in the export's order), and the types they give.
 import { z } from 'zod';
+import { pickedUnion, stringFirst } from './argument-shapes.js';
 
 const boolExp = z.record(z.unknown());
-const columns = z.union([z.literal('*'), z.array(z.string())]);
+const columns = pickedUnion([z.literal('*'), z.array(z.string())], stringFirst);
 
 export const insertPermission = z
   .object({

@@ -3,6 +3,7 @@ import { produce, type Draft } from 'immer';
 import { applyFamilyEvent, applyRemoteRelationshipEvent, renameRemoteRelationshipColumn, renameTriggerColumn } from './evolve-families.js';
 import { applyCronTriggerEvent, keptCronTriggers } from './evolve-cron.js';
 import { qualifiedKey, sameName, type QualifiedName } from '../src/core/names.js';
+import { cloneJson, deepFreeze } from '../src/core/json-clone.js';
 import {
   emptyMetadata,
   emptyTableMeta,
@@ -33,7 +34,18 @@ export function evolveAll(metadata: Metadata, events: Iterable<Event>): Metadata
   });
 }
 
-const clone = <T>(v: T): T => structuredClone(v);
+/**
+ * evolveAll for metadata the caller owns and nothing else holds or has seen (start-up's: the snapshot it parsed, or
+ * the empty metadata): changed in place rather than through immer's copies (a third of a start-up that folds
+ * 40,000 events), then frozen through, as immer leaves what it makes. apply works on plain objects as on drafts
+ * (decide's local fold runs it on them), so the metadata is evolveAll's.
+ */
+export function evolveOwned(metadata: Metadata, events: Iterable<Event>): Metadata {
+  for (const e of events) apply(metadata as Draft<Metadata>, e);
+  return deepFreeze(metadata);
+}
+
+const clone = cloneJson;
 
 function tableOf(draft: Draft<Metadata>, table: QualifiedName): Draft<TableMeta> | undefined {
   return draft.tables[qualifiedKey(table)];

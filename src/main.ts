@@ -11,6 +11,7 @@ import { authConfigOf, poolTimesOf, type ServerConfig } from './config/config.js
 import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
+import { SnapshotWriter } from './metadata/snapshots.js';
 import { reconcileOnStart } from './triggers/reconcile.js';
 import { MetadataSync } from './sync/listener.js';
 import { createProjector } from './sync/projector.js';
@@ -113,7 +114,9 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     databaseUrl,
     authConfig,
     auth,
-    write: { pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval, connectionRetries: config.connectionRetries },
+    write: {
+      pool, store, projector, instanceId, snapshotInterval: config.snapshotInterval, connectionRetries: config.connectionRetries, snapshots: new SnapshotWriter(pool),
+    },
     features,
     metrics,
     reads: replicas?.routing,
@@ -143,6 +146,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     websockets.close();
     await new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeAllConnections();
+    await rt.write.snapshots.settled();
     await pool.end().catch(() => undefined);
     await embedded?.stop();
     auth.stop();
@@ -202,11 +206,15 @@ async function loadWithRetry(rt: Runtime, listenUrl: string, timeoutMs: number):
     let sync: MetadataSync | null = null;
     try {
       const client = await rt.pool.connect();
+      let side: pg.PoolClient | null = null;
       try {
         await ensureCatalogSchema(client);
-        rt.store.swap(await loadState(client, rt.write.projector));
+        // (A pool of one connection has none to spare: its client would wait for itself.)
+        if (rt.config.pgConnections > 1) side = await rt.pool.connect();
+        rt.store.swap(await loadState(client, rt.write.projector, side ?? undefined));
         await reconcileOnStart(client, rt.store.get(), [reconcileCronTriggers]);
       } finally {
+        side?.release();
         client.release();
       }
       sync = new MetadataSync({

@@ -10,6 +10,7 @@ import { selectArgsIR, tableFields } from '../graphql/request/translate.js';
 import type { Translator } from '../graphql/role-schema.js';
 import { permFilter } from '../graphql/request/values.js';
 import { baseName, isListExpr, objectDef, parseTypeExpr, relationshipView } from './schema.js';
+import { schemaTypes } from '../graphql/schema-types.js';
 
 export function inputTemplate(p: Parsed): InputTemplate {
   switch (p.kind) {
@@ -40,7 +41,7 @@ export function outputIR(t: Translator, a: ActionInfo, f: CollectedField): Actio
   const typeName = baseName(typeNode);
   const def = objectDef(t.rs.ctx, typeName);
   const spec = (def?.fields ?? []).map((x) => ({ name: x.name, nullable: !x.type.trim().endsWith('!') }));
-  const type = t.rs.schema.getType(typeName) as GraphQLObjectType;
+  const type = schemaTypes(t.rs).getType(typeName) as GraphQLObjectType;
   const fields: Array<[string, ActionOutputFieldIR]> = [];
   for (const cf of collectFields(type, f.subSelections, t.cc)) {
     if (cf.name === '__typename') {
@@ -80,7 +81,7 @@ export function enqueueActionIR(t: Translator, a: ActionInfo, f: CollectedField)
 
 export function statusIR(t: Translator, a: ActionInfo, f: CollectedField): ActionRootIR {
   const id = fieldArgs(f, t.cc).get('id') as Parsed;
-  const type = t.rs.schema.getType(a.name) as GraphQLObjectType;
+  const type = schemaTypes(t.rs).getType(a.name) as GraphQLObjectType;
   const fields: Extract<ActionRootIR, { kind: 'action_status' }>['fields'] = [];
   for (const cf of collectFields(type, f.subSelections, t.cc)) {
     if (cf.name === '__typename') fields.push([cf.alias, { kind: 'typename', name: a.name }]);

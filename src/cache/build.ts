@@ -60,7 +60,17 @@ export function computedFieldDefinition(table: QualifiedName, cf: ComputedFieldM
  * reporting inconsistent objects (whose `code`, if set, is the error a write that creates them gets). The
  * composition root (src/features.ts) says which run; buildSchemaCache takes them as an argument.
  */
-export type CacheCheck = (metadata: Metadata, cache: SchemaCache, remoteSchemas: RemoteIntrospections) => InconsistentObject[];
+export type CacheCheck = (metadata: Metadata, cache: SchemaCache, remoteSchemas: RemoteIntrospections, delta?: CacheDelta) => InconsistentObject[];
+
+/**
+ * Given to the checks when the tables of the cache being built are those of `previous` but for `changed` (a delta
+ * build, Note [Delta build]): a check whose answer for `previous` cannot depend on the other tables may keep it.
+ * Only the tables are the same: the rest of the metadata may differ.
+ */
+export interface CacheDelta {
+  previous: SchemaCache;
+  changed: readonly string[];
+}
 
 // Note [Incremental cache]
 // A build resolves every tracked table in three passes (columns, then relationships and computed fields, then
@@ -146,7 +156,7 @@ export function buildSchemaCache(
   const prev = options.previous && internals.get(options.previous);
   const usable = prev && prev.memo === memo && prev.catalog === catalog ? prev : undefined;
   const delta = usable ? deltaTables(usable, metadata, catalog, memo, options.changed, options.owner) : null;
-  const part = delta ?? allTables(metadata, catalog, memo);
+  const part = delta?.part ?? allTables(metadata, catalog, memo);
   const { tables } = part;
   const inconsistent: InconsistentObject[] = [...part.p1];
   for (const errors of part.p2.values()) inconsistent.push(...errors);
@@ -183,7 +193,8 @@ export function buildSchemaCache(
     enumerable: true,
     get: () => (roles ??= [...new Set(Object.values(tables).flatMap((i) => Object.keys(i.permissions)))].sort()),
   });
-  for (const check of checks) inconsistent.push(...check(metadata, cache, remoteSchemas));
+  const since = delta && options.previous ? { previous: options.previous, changed: delta.changed } : undefined;
+  for (const check of checks) inconsistent.push(...check(metadata, cache, remoteSchemas, since));
   internals.set(cache, { memo, metadata, catalog, part, functions: fns });
   return cache;
 }
@@ -199,7 +210,7 @@ export function buildSchemaCache(
 // place (`owner`): copying a 1,000-key record costs about a millisecond, 40,000 times over.
 function deltaTables(
   prev: Internals, metadata: Metadata, catalog: PgCatalog, memo: CacheMemo, hint: readonly string[] | undefined, owner: object | undefined,
-): TablesPart | null {
+): { part: TablesPart; changed: readonly string[] } | null {
   const next = metadata.tables;
   const part = prev.part;
   let changed: readonly string[];
@@ -207,7 +218,7 @@ function deltaTables(
     changed = hint;
   } else {
     const old = prev.metadata.tables;
-    if (next === old) return part;
+    if (next === old) return { part, changed: [] };
     const found: string[] = [];
     let n = 0;
     for (const k in next) {
@@ -260,7 +271,7 @@ function deltaTables(
       for (const [k, v] of sorted) map.set(k, v);
     }
   }
-  return out;
+  return { part: out, changed };
 }
 
 /** Every tracked table through the three passes (each table's passes remembered in the memo). */

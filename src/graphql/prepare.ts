@@ -15,6 +15,7 @@ import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from 
 import { rootFieldIR } from './request/translate.js';
 import type { Translator } from './role-schema.js';
 import { hasVisibleMutations, mutationRootField } from './request/mutation-root.js';
+import { schemaTypes } from './schema-types.js';
 
 export interface GraphQLRequestBody {
   query: string;
@@ -57,23 +58,24 @@ export function prepareOperation(
   const doc = parseQuery(request.query);
   const rs = options.relay ? relaySchema(state, session.role) : roleSchema(state, session.role, options.extensions);
   const op = pickOperation(doc, request.operationName);
+  const types = schemaTypes(rs);
   let root: GraphQLObjectType;
   let rootName: string;
   if (op.operation === 'mutation') {
-    const m = rs.schema.getMutationType();
+    const m = types.getMutationType();
     if (!m || (!hasVisibleMutations(rs.ctx, session.backendOnly === true) && rs.mutationExtensions.size === 0)) throw ve('no mutations exist', '$');
     root = m;
     rootName = 'mutation_root';
   } else if (op.operation === 'subscription') {
-    const s = rs.schema.getSubscriptionType();
+    const s = types.getSubscriptionType();
     if (!s) throw ve('no subscriptions exist', '$');
     root = s;
     rootName = 'subscription_root';
   } else {
-    root = rs.schema.getQueryType() as GraphQLObjectType;
+    root = types.getQueryType() as GraphQLObjectType;
     rootName = 'query_root';
   }
-  const defs = variableDefinitions(rs.schema, op);
+  const defs = variableDefinitions(types, op);
   const variables = checkVariables(defs, request.variables);
   let shaped = false;
   const structural = new Set<string>();

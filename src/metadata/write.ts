@@ -5,7 +5,7 @@
 //      fold, consistency rules                    decide functions in events/decide, pure)
 //   4. append the events with the seq decided on, (events/log.ts appendEvents; a unique-key conflict means
 //      NOTIFY engine_metadata                     another writer came first: roll back, catch up, retry)
-//   5. snapshot when due, COMMIT, swap the instance's state.
+//   5. COMMIT, swap the instance's state, snapshot when due (snapshots.ts: after the commit).
 import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
 import { EngineError, isEngineError } from '../core/errors.js';
@@ -14,7 +14,8 @@ import { inTransaction } from '../core/transaction.js';
 import { runMetadataQuery } from './execute.js';
 import { connectRetrying } from '../core/connection-retry.js';
 import { connectionError, isConnectionError } from '../core/pg-errors.js';
-import { AppendConflict, appendEvents, crossesSnapshot, lockWriters, writeSnapshot } from '../../events/log.js';
+import { AppendConflict, appendEvents, crossesSnapshot, lockWriters } from '../../events/log.js';
+import type { SnapshotWriter } from './snapshots.js';
 import { catchUp } from '../sync/catchup.js';
 import { clearActionLog } from '../actions/log.js';
 import type { Projector } from '../sync/projector.js';
@@ -28,6 +29,8 @@ export interface WriteContext {
   projector: Projector;
   instanceId: string;
   snapshotInterval: number;
+  /** Writes the snapshots due after their write commits (snapshots.ts). */
+  snapshots: SnapshotWriter;
 }
 
 export interface WriteResult {
@@ -61,8 +64,9 @@ async function attemptWrite(w: WriteContext, body: unknown, who: Who, attempt: n
   const client = await connectRetrying(() => w.pool.connect(), { retries: w.connectionRetries, requestId: who.requestId });
   let released = false;
   try {
-    const { response, next } = await inTransaction(client, () => writeOnce(w, client, body, who));
+    const { response, next, snapshot } = await inTransaction(client, () => writeOnce(w, client, body, who));
     w.store.swap(next, true);
+    if (snapshot) w.snapshots.write(next.seq, next.metadata);
     return { response, seq: w.store.seq };
   } catch (e) {
     if (e instanceof AppendConflict && attempt < MAX_ATTEMPTS) {
@@ -85,8 +89,13 @@ async function attemptWrite(w: WriteContext, body: unknown, who: Who, attempt: n
   }
 }
 
-/** Steps 1 to 5 inside the transaction (inTransaction's BEGIN and COMMIT): the response and the state after the events. */
-async function writeOnce(w: WriteContext, client: pg.PoolClient, body: unknown, who: Who): Promise<{ response: unknown; next: EngineState }> {
+/**
+ * Steps 1 to 5 inside the transaction (inTransaction's BEGIN and COMMIT): the response, the state after the events,
+ * and whether a snapshot of it is due (written after the commit: Note [Snapshots after commit], snapshots.ts).
+ */
+async function writeOnce(
+  w: WriteContext, client: pg.PoolClient, body: unknown, who: Who,
+): Promise<{ response: unknown; next: EngineState; snapshot: boolean }> {
   await lockWriters(client);
   const state = await catchUp(client, w.store.get(), w.projector);
   w.store.swap(state);
@@ -98,8 +107,7 @@ async function writeOnce(w: WriteContext, client: pg.PoolClient, body: unknown, 
   // drop_action's clear_data: the async action's stored calls go in the same transaction.
   for (const ev of result.events) if (ev.type === 'action_dropped' && ev.data.clear_data) await clearActionLog(client, ev.data.name);
   const next: EngineState = result.state.seq === seq ? result.state : { ...result.state, seq };
-  if (result.events.length > 0 && crossesSnapshot(state.seq, seq, w.snapshotInterval)) await writeSnapshot(client, seq, next.metadata);
-  return { response: result.response, next };
+  return { response: result.response, next, snapshot: result.events.length > 0 && crossesSnapshot(state.seq, seq, w.snapshotInterval) };
 }
 
 /** What the event meta records about the operation (DESIGN: type, version, request id, role). */

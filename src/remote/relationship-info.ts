@@ -208,8 +208,29 @@ const resolvedByCache = new WeakMap<SchemaCache, RemoteRelationshipInfo[]>();
 
 export const remoteRelationshipsOf = (cache: SchemaCache): readonly RemoteRelationshipInfo[] => resolvedByCache.get(cache) ?? [];
 
-/** The cache check of remote relationships (wired in by src/features.ts after the remote schemas' own). */
-export const remoteRelationshipCheck: CacheCheck = (metadata, cache, introspections) => {
+/** Caches built while no tracked table had a remote relationship. */
+const withoutAny = new WeakSet<SchemaCache>();
+
+/**
+ * The cache check of remote relationships (wired in by src/features.ts after the remote schemas' own). A delta build
+ * whose previous cache had none and whose changed tables have none has none either: checked without reading the
+ * other tables (a bulk builds a cache per element; reading 1,000 tables each time was most of its time).
+ */
+export const remoteRelationshipCheck: CacheCheck = (metadata, cache, introspections, delta) => {
+  if (delta && withoutAny.has(delta.previous) && delta.changed.every((k) => !Object.hasOwn(metadata.tables, k) || metadata.tables[k].remote_relationships.length === 0)) {
+    withoutAny.add(cache);
+    return [];
+  }
+  let any = false;
+  for (const k in metadata.tables) {
+    if (metadata.tables[k].remote_relationships.length === 0) continue;
+    any = true;
+    break;
+  }
+  if (!any) {
+    withoutAny.add(cache);
+    return [];
+  }
   const out: InconsistentObject[] = [];
   const kept: RemoteRelationshipInfo[] = [];
   const remoteInconsistent = new Set(cache.inconsistent.filter((o) => 'type' in o && o.type === 'remote_schema').map((o) => ('definition' in o ? (o.definition as { name?: string }).name : undefined)));

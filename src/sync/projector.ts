@@ -9,17 +9,26 @@ import type { RemoteIntrospections } from '../cache/types.js';
 import { qualifiedKey } from '../core/names.js';
 import { introspectWithEnums, withEnumValues } from '../catalog/enum-values.js';
 import { shareCatalog } from '../catalog/share.js';
-import { catalogFingerprint, withFingerprint } from '../catalog/fingerprint.js';
+import { catalogFingerprint, fingerprintOf, withFingerprint } from '../catalog/fingerprint.js';
+import { introspectCatalog } from '../catalog/introspect.js';
 import type { LoggedEvent } from '../../events/log.js';
 import { CATALOG_EFFECT, own } from '../../events/types.js';
 import { emptyMetadata, enumTables, type Metadata } from '../../projections/metadata.js';
-import { fold } from '../../projections/replay.js';
+import { fold, foldOwned } from '../../projections/replay.js';
 
 export interface Projector {
   emptyMetadata(): Metadata;
   fold(metadata: Metadata, events: readonly LoggedEvent[]): Metadata;
+  /** fold for metadata nothing else holds (start-up's snapshot, or the empty metadata): changed in place. */
+  foldOwned(metadata: Metadata, events: readonly LoggedEvent[]): Metadata;
   /** The catalog for `metadata` after `events`: re-read when needed (or when there is none yet), else `previous`. */
   catalogFor(client: pg.ClientBase, metadata: Metadata, events: readonly LoggedEvent[], previous: PgCatalog | null): Promise<PgCatalog>;
+  /**
+   * catalogFor with no previous catalog in two halves, for start-up to read the catalog while it folds the log
+   * (catchup.ts): what Postgres has (with its fingerprint), then the rows of the metadata's enum tables added.
+   */
+  readCatalog(client: pg.ClientBase): Promise<PgCatalog>;
+  withEnumRows(client: pg.ClientBase, metadata: Metadata, catalog: PgCatalog): Promise<PgCatalog>;
   /** The remote schemas' introspections for `metadata` after `events` (none yet at start-up: `previous` null). */
   remoteSchemasFor(metadata: Metadata, events: readonly LoggedEvent[], previous: RemoteIntrospections | null): Promise<RemoteIntrospections>;
   /** `previous`: the state these follow, whose cache the build may start from (src/cache/build.ts Note [Delta build]). */
@@ -65,6 +74,7 @@ function changedEnums(events: readonly LoggedEvent[]): string[] {
 export const createProjector = (features: ProjectorFeatures): Projector => ({
   emptyMetadata,
   fold: (metadata, events) => fold(metadata, events),
+  foldOwned: (metadata, events) => foldOwned(metadata, events),
   async catalogFor(client, metadata, events, previous) {
     if (previous === null || needsCatalog(events, previous)) {
       // Taken first, for the next write to know whether it must read the catalog again (src/catalog/fingerprint.ts).
@@ -72,6 +82,15 @@ export const createProjector = (features: ProjectorFeatures): Projector => ({
       return withFingerprint(shareCatalog(await introspectWithEnums(client, enumTables(metadata)), previous), fingerprint);
     }
     return withEnumValues(client, enumTables(metadata), previous, changedEnums(events), previous);
+  },
+  async readCatalog(client) {
+    const fingerprint = await catalogFingerprint(client);
+    return withFingerprint(await introspectCatalog(client), fingerprint);
+  },
+  async withEnumRows(client, metadata, catalog) {
+    const fingerprint = fingerprintOf(catalog);
+    const out = await withEnumValues(client, enumTables(metadata), catalog, 'all');
+    return fingerprint === undefined ? out : withFingerprint(out, fingerprint);
   },
   remoteSchemasFor: (metadata, events, previous) => features.remoteSchemasAfter(metadata, events, previous),
   buildState: (seq, metadata, catalog, remoteSchemas, previous) => buildState(seq, metadata, catalog, remoteSchemas, features.cacheChecks, previous),

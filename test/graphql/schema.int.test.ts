@@ -1,9 +1,10 @@
 // Role schemas built from a real catalog and metadata: names, types, descriptions, what each role sees.
 import test from 'ava';
-import { getNamedType, isNonNullType, validateSchema, type GraphQLObjectType, type GraphQLInputObjectType, type GraphQLEnumType } from 'graphql';
+import { getNamedType, isNonNullType, lexicographicSortSchema, printSchema, validateSchema, type GraphQLObjectType, type GraphQLInputObjectType, type GraphQLEnumType } from 'graphql';
 import type { TestEngine } from '../helpers/engine.js';
 import { buildRoleSchema, roleSchema } from '../../src/graphql/schema/build.js';
 import { startFixture } from './fixture.js';
+import { schemaTypes } from '../../src/graphql/schema-types.js';
 
 let e: TestEngine;
 test.before(async () => {
@@ -145,4 +146,29 @@ test('schemas are memoised per state and role', (t) => {
   t.not(fresh, roleSchema(state, 'user', e.engine.runtime.features.extensions));
   t.true(isNonNullType((fresh.schema.getQueryType()!.getFields().author.type)));
   t.is(getNamedType(fresh.schema.getQueryType()!.getFields().author.type).name, 'author');
+});
+
+// Note [Lazy role schemas]: a role schema's types are looked up, and its root fields defined, before the whole
+// GraphQLSchema exists; the whole schema, built after, must hold those very objects and print as one built at once (type order aside).
+test('lazy role schemas: lookups before the whole schema is built give the objects it holds; it prints the same', (t) => {
+  const { cache } = e.engine.runtime.store.get();
+  const ext = e.engine.runtime.features.extensions;
+  // Looked up in this order: the first name the role's types made so far do not hold builds the whole schema.
+  const names = ['Int', 'String', 'Boolean', 'query_root', 'mutation_root', 'subscription_root', 'article', 'article_bool_exp',
+    'article_aggregate', 'article_insert_input', 'author', 'author_mutation_response', 'colors_enum', 'Float', 'ID', 'no_such_type'];
+  for (const role of ['admin', 'user', 'narrow', 'nobody']) {
+    const rs = buildRoleSchema(cache, role, ext);
+    const types = schemaTypes(rs);
+    // What a request reads first: root fields (the types they name are made then), then types by name.
+    const roots = [types.getQueryType(), types.getMutationType(), types.getSubscriptionType()];
+    const fields = roots.map((r) => (r ? Object.keys(r.getFields()).slice(0, 3).map((n) => [n, r.getFields()[n]] as const) : []));
+    const seen = names.map((n) => types.getType(n));
+    const whole = rs.schema;
+    t.deepEqual(names.filter((n, i) => whole.getType(n) !== seen[i]), [], role);
+    t.deepEqual([whole.getQueryType(), whole.getMutationType(), whole.getSubscriptionType()], roots, role);
+    roots.forEach((r, i) => fields[i].forEach(([n, f]) => t.is(r!.getFields()[n], f, `${role} ${r!.name}.${n}`)));
+    // (The order of types differs with the order they were made in: introspection lists them by name.)
+    t.is(printSchema(lexicographicSortSchema(whole)), printSchema(lexicographicSortSchema(buildRoleSchema(cache, role, ext).schema)), role);
+    t.deepEqual(validateSchema(whole).map((x) => x.message), [], role);
+  }
 });

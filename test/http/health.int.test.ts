@@ -13,6 +13,7 @@ import { features } from '../../src/features.js';
 import { emptyCatalog } from '../../src/catalog/types.js';
 import { configureLog } from '../../src/core/log.js';
 import { EngineMetrics } from '../../src/core/metrics.js';
+import { SnapshotWriter } from '../../src/metadata/snapshots.js';
 
 configureLog('silent');
 const projector = createProjector(features);
@@ -35,7 +36,7 @@ function runtime(store: StateStore, pool: pg.Pool): Runtime {
     databaseUrl: 'postgres://nobody@127.0.0.1:1/none',
     authConfig: {},
     auth: { deps: {}, stop() {} },
-    write: { pool, store, projector, instanceId: 'test', snapshotInterval: 500, connectionRetries: 1 },
+    write: { pool, store, projector, instanceId: 'test', snapshotInterval: 500, connectionRetries: 1, snapshots: new SnapshotWriter(pool) },
     features,
     metrics: new EngineMetrics(),
   };

@@ -7,7 +7,7 @@ import test from 'ava';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { Harness } from './harness.js';
 import { emptyMetadata } from '../../projections/metadata.js';
-import { fold } from '../../projections/replay.js';
+import { fold, foldOwned } from '../../projections/replay.js';
 import { exportMetadata } from '../../projections/export.js';
 import { randomMetadataOps } from '../helpers/random-metadata-ops.js';
 
@@ -96,6 +96,16 @@ test('random operations: the committed requests, sent again to an empty database
   t.log(`${N} operations: ${committed.length} succeeded, ${failed} rejected, ${h.log.length} events`);
   t.true(committed.length > 60);
   t.true(h.log.length > 100);
+
+  // Start-up folds in place what it parsed (foldOwned): the same metadata as immer's fold, from zero and from a
+  // snapshot, and frozen through as immer leaves it.
+  const parsed = <T>(v: T): T => JSON.parse(JSON.stringify(v)) as T;
+  const owned = foldOwned(emptyMetadata(), parsed(h.log));
+  t.deepEqual(owned, fold(emptyMetadata(), h.log));
+  t.true(Object.values(owned.tables).every((x) => Object.isFrozen(x) && Object.isFrozen(x.select_permissions)) && Object.isFrozen(owned.tables));
+  for (const at of [...h.snapshots.keys()].filter((k, i) => i % 5 === 0)) {
+    t.deepEqual(foldOwned(parsed(h.snapshots.get(at)!), parsed(h.log.slice(at))), fold(h.snapshots.get(at)!, h.log.slice(at)), `from ${at}`);
+  }
 
   const again = await fresh('wreplay2');
   for (const body of committed) await again.ok(body);

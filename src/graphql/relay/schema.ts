@@ -174,7 +174,7 @@ export function buildRelaySchema(cache: SchemaCache, role: string): RoleSchema {
     if (!meta || (meta.table.pg.primaryKey?.columns.length ?? 0) > 0) return true;
     metas.delete(name);
     return false;
-  });
+  }).map(([name, make]): [string, GraphQLFieldConfig<unknown, unknown>] => [name, make()]);
   const mutation = mFields.length > 0 ? new GraphQLObjectType({ name: 'mutation_root', fields: () => sortedMap(mFields) }) : undefined;
   const schema = new GraphQLSchema({
     query, mutation, subscription, types: [...ctx.types.values()], directives: [GraphQLIncludeDirective, GraphQLSkipDirective],

@@ -14,11 +14,12 @@ import { concrete, ve, type Parsed } from '../request/input.js';
 import { colPgType, functionSource, selectArgsIR, tableFields } from '../request/translate.js';
 import type { Translator } from '../role-schema.js';
 import { decodeCursor, decodeNodeId } from './node-id.js';
+import { schemaTypes } from '../schema-types.js';
 
 const INT8: PgTypeRef = { type: 'int8', typeSchema: 'pg_catalog', array: false };
 const NUMERIC: PgTypeRef = { type: 'numeric', typeSchema: 'pg_catalog', array: false };
 
-const objectType = (t: Translator, name: string): GraphQLObjectType => t.rs.schema.getType(name) as GraphQLObjectType;
+const objectType = (t: Translator, name: string): GraphQLObjectType => schemaTypes(t.rs).getType(name) as GraphQLObjectType;
 
 function primaryKey(view: TableView): ColumnInfo[] {
   const names = view.info.pg.primaryKey?.columns ?? [];

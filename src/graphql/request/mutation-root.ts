@@ -15,6 +15,7 @@ import { tableFields, whereIR } from './translate.js';
 import type { Translator } from '../role-schema.js';
 import { insertIR } from './mutation-insert.js';
 import { leafValue, objectFields, permissionIR, pgTypeOf, presetValues, TEXT, viewOrStub } from './mutation-values.js';
+import { schemaTypes } from '../schema-types.js';
 
 /**
  * Insert fields of backend_only permissions exist only for requests with backend-only privileges, and (as in the
@@ -43,7 +44,7 @@ function output(t: Translator, meta: MutationFieldMeta, f: CollectedField): Muta
     return { kind: 'single', fields: tableFields(t, meta.view!, f) };
   }
   const typeName = `${meta.view?.names.object ?? (meta.table.name.schema === 'public' ? meta.table.name.name : `${meta.table.name.schema}_${meta.table.name.name}`)}_mutation_response`;
-  const type = t.rs.schema.getType(typeName) as GraphQLObjectType;
+  const type = schemaTypes(t.rs).getType(typeName) as GraphQLObjectType;
   const fields: Array<[string, MutationResponseFieldIR]> = [];
   for (const cf of collectFields(type, f.subSelections, t.cc)) {
     if (cf.name === '__typename') fields.push([cf.alias, { kind: 'typename', name: typeName }]);

@@ -1,7 +1,8 @@
 // Choosing the operation of a document (operationName rules) and checking its variables against the role schema.
-import { Kind, type DocumentNode, type FragmentDefinitionNode, type GraphQLSchema, type OperationDefinitionNode, type TypeNode, type GraphQLInputType, isInputType, GraphQLList, GraphQLNonNull } from 'graphql';
+import { Kind, type DocumentNode, type FragmentDefinitionNode, type OperationDefinitionNode, type TypeNode, type GraphQLInputType, isInputType, GraphQLList, GraphQLNonNull } from 'graphql';
 import { extendPath } from '../../core/json-path.js';
 import { coerceJson, coerceLiteral, ve, type LiteralContext, type Parsed, type VariableInfo } from './input.js';
+import type { SchemaTypes } from '../schema-types.js';
 
 /** A `{ ... }` query without the `query` keyword (the original treats it apart in the operationName rules). */
 const isShorthand = (op: OperationDefinitionNode): boolean =>
@@ -38,7 +39,7 @@ export function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNo
   return out;
 }
 
-function resolveType(schema: GraphQLSchema, node: TypeNode, path: string): GraphQLInputType {
+function resolveType(schema: SchemaTypes, node: TypeNode, path: string): GraphQLInputType {
   switch (node.kind) {
     case Kind.NON_NULL_TYPE: return new GraphQLNonNull(resolveType(schema, node.type, path) as never);
     case Kind.LIST_TYPE: return new GraphQLList(resolveType(schema, node.type, path));
@@ -61,7 +62,7 @@ export interface VariableDef {
 }
 
 /** The operation's variable definitions, checked once per plan (types and defaults). */
-export function variableDefinitions(schema: GraphQLSchema, op: OperationDefinitionNode): VariableDef[] {
+export function variableDefinitions(schema: SchemaTypes, op: OperationDefinitionNode): VariableDef[] {
   const path = '$.variableValues';
   const defs: VariableDef[] = [];
   const seen = new Set<string>();

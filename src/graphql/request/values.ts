@@ -7,6 +7,7 @@ import type { Translator } from '../role-schema.js';
 import type { TableView } from '../schema/context.js';
 import { concrete, type Parsed } from './input.js';
 import { permissionToIR } from '../../ir/permission.js';
+import { schemaTypes } from '../schema-types.js';
 
 export const INT8: PgTypeRef = { type: 'int8', typeSchema: 'pg_catalog', array: false };
 export const BOOL: PgTypeRef = { type: 'bool', typeSchema: 'pg_catalog', array: false };
@@ -19,7 +20,7 @@ export function permFilter(t: Translator, view: TableView): BoolExpIR | null {
   return t.perm.get(view.key) ?? null;
 }
 
-export const objectType = (t: Translator, name: string): GraphQLObjectType => t.rs.schema.getType(name) as GraphQLObjectType;
+export const objectType = (t: Translator, name: string): GraphQLObjectType => schemaTypes(t.rs).getType(name) as GraphQLObjectType;
 
 export const FLOAT8: PgTypeRef = { type: 'float8', typeSchema: 'pg_catalog', array: false };
 export const INT4: PgTypeRef = { type: 'int4', typeSchema: 'pg_catalog', array: false };

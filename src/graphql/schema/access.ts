@@ -1,5 +1,5 @@
 // What a role may select on a table: the admin sees everything; other roles see what their select permission allows.
-import type { BoolExpJson, SchemaCache, TableInfo } from '../../cache/types.js';
+import type { BoolExpJson, TableInfo } from '../../cache/types.js';
 
 export interface SelectAccess {
   admin: boolean;
@@ -33,14 +33,4 @@ export function selectAccess(table: TableInfo, role: string): SelectAccess | nul
     limit: p.limit,
     allowAggregations: p.allowAggregations,
   };
-}
-
-/** Tables the role can select, keyed by qualifiedKey. */
-export function selectableTables(cache: SchemaCache, role: string): Map<string, { table: TableInfo; access: SelectAccess }> {
-  const out = new Map<string, { table: TableInfo; access: SelectAccess }>();
-  for (const [key, table] of Object.entries(cache.tables)) {
-    const access = selectAccess(table, role);
-    if (access) out.set(key, { table, access });
-  }
-  return out;
 }

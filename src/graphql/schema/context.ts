@@ -3,7 +3,7 @@
 import type { GraphQLNamedType } from 'graphql';
 import { qualifiedKey } from '../../core/names.js';
 import type { ColumnInfo, ComputedFieldInfo, FunctionInfo, RelationshipInfo, SchemaCache, TableInfo } from '../../cache/types.js';
-import { selectableTables, type SelectAccess } from './access.js';
+import { selectAccess, type SelectAccess } from './access.js';
 import { typeNames } from './names.js';
 import { isComparableType, isNumericType, scalarName } from './scalars.js';
 
@@ -111,26 +111,48 @@ function pruneEmptyViews(tables: Map<string, TableView>): void {
   }
 }
 
+/** What a role's view of a table holds that reads that table only (the rest links views to each other). */
+type OwnView = Pick<TableView, 'access' | 'names' | 'columns' | 'columnByField' | 'numericColumns' | 'comparableColumns'>;
+
+/**
+ * Each table's own view per role, kept while the table's info is the same object: the schema cache keeps a table's
+ * info while nothing of it changes (src/cache/build.ts Note [Incremental cache]), so a role's schema rebuilt after a
+ * change of one table recomputes that table's only. Read only, as the views are.
+ */
+const ownViews = new WeakMap<TableInfo, Map<string, OwnView | null>>();
+
+function ownView(table: TableInfo, role: string): OwnView | null {
+  let byRole = ownViews.get(table);
+  if (!byRole) {
+    byRole = new Map();
+    ownViews.set(table, byRole);
+  }
+  let v = byRole.get(role);
+  if (v === undefined) {
+    const access = selectAccess(table, role);
+    const names = typeNames(table.name);
+    if (access && isGraphQLName(names.object)) {
+      const columns = table.columns.filter((c) => access.columns.has(c.name) && hasGraphQLNames(c));
+      v = {
+        access,
+        names,
+        columns,
+        columnByField: new Map(columns.map((c) => [c.graphqlName, c])),
+        numericColumns: columns.filter((c) => !c.isArray && !c.enumReference && isNumericType(c.type)),
+        comparableColumns: columns.filter((c) => !c.isArray && !c.enumReference && isComparableType(c.type)),
+      };
+    } else v = null;
+    byRole.set(role, v);
+  }
+  return v;
+}
+
 export function buildRoleContext(cache: SchemaCache, role: string): RoleContext {
   const tables = new Map<string, TableView>();
-  for (const [key, { table, access }] of selectableTables(cache, role)) {
-    if (!isGraphQLName(typeNames(table.name).object)) continue;
-    const columns = table.columns.filter(
-      (c) => access.columns.has(c.name) && hasGraphQLNames(c),
-    );
-    tables.set(key, {
-      key,
-      info: table,
-      access,
-      names: typeNames(table.name),
-      columns,
-      columnByField: new Map(columns.map((c) => [c.graphqlName, c])),
-      objectRels: new Map(),
-      arrayRels: new Map(),
-      computed: new Map(),
-      numericColumns: columns.filter((c) => !c.isArray && !c.enumReference && isNumericType(c.type)),
-      comparableColumns: columns.filter((c) => !c.isArray && !c.enumReference && isComparableType(c.type)),
-    });
+  for (const [key, table] of Object.entries(cache.tables)) {
+    const own = ownView(table, role);
+    if (!own) continue;
+    tables.set(key, { key, info: table, ...own, objectRels: new Map(), arrayRels: new Map(), computed: new Map() });
   }
   for (const view of tables.values()) {
     for (const rel of Object.values(view.info.relationships)) {

@@ -77,12 +77,24 @@ export interface MutationFieldMeta {
 
 /** Mutation root fields of each role schema, keyed by its RoleContext (filled by the schema contributor). */
 const registry = new WeakMap<RoleContext, Map<string, MutationFieldMeta>>();
+/** What fills a context's record when it is first read, for a schema that names its mutation fields lazily. */
+const fillers = new WeakMap<RoleContext, () => void>();
+
+/** Has `fill` fill the context's record when the record is first read (build.ts Note [Lazy role schemas]). */
+export function fillMutationFieldMetasLater(ctx: RoleContext, fill: () => void): void {
+  fillers.set(ctx, fill);
+}
 
 export function mutationFieldMetas(ctx: RoleContext): Map<string, MutationFieldMeta> {
   let m = registry.get(ctx);
   if (!m) {
     m = new Map();
     registry.set(ctx, m);
+  }
+  const fill = fillers.get(ctx);
+  if (fill) {
+    fillers.delete(ctx);
+    fill();
   }
   return m;
 }

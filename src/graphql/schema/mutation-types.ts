@@ -12,7 +12,7 @@ import { boolExpType } from './boolexp.js';
 import { isNumericType } from './scalars.js';
 import { hasFields, tableObjectType } from './select.js';
 import { columnType, named, sortedMap } from './types.js';
-import { insertAccess, updateAccess } from './mutation-access.js';
+import { insertAccess, updateAccess, type InsertAccess } from './mutation-access.js';
 
 const GRAPHQL_NAME = /^[_A-Za-z][_0-9A-Za-z]*$/;
 
@@ -56,11 +56,13 @@ export function mutationBoolExpType(ctx: RoleContext, t: TableInfo): GraphQLInpu
   }));
 }
 
+/** Whether a role with this insert access has `<t>_insert_input`: something to give, a column or a relationship. */
+export const hasInsertInput = (access: InsertAccess | null, t: TableInfo): access is InsertAccess =>
+  access !== null && (access.columns.length > 0 || Object.keys(t.relationships).length > 0);
+
 export function insertInputType(ctx: RoleContext, t: TableInfo): GraphQLInputObjectType | null {
   const access = insertAccess(t, ctx.role);
-  if (!access) return null;
-  const hasRels = Object.keys(t.relationships).length > 0;
-  if (access.columns.length === 0 && !hasRels) return null;
+  if (!hasInsertInput(access, t)) return null;
   const name = `${base(t)}_insert_input`;
   return named(ctx, name, () => new GraphQLInputObjectType({
     name,
