@@ -5,7 +5,7 @@
 // Adding an operation is one entry in its family's file (the compiler asks for every field) plus its decide
 // function in events/decide.
 import { z } from 'zod';
-import { publicInconsistencies } from '../cache/build.js';
+import { publicInconsistencies } from '../cache/objects.js';
 import { decode, optionalBool } from '../../events/argument-shapes.js';
 import { exportMetadata } from '../../projections/export.js';
 import { appliedMigrations, parseMigrationArgs } from './migrations.js';

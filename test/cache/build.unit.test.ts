@@ -1,7 +1,8 @@
 // buildSchemaCache: resolution of tables, relationships, computed fields, permissions and functions, and the
 // inconsistencies (with the original's reasons) for what does not resolve.
 import test from 'ava';
-import { buildSchemaCache, publicInconsistencies } from '../../src/cache/build.js';
+import { buildSchemaCache } from '../../src/cache/build.js';
+import { publicInconsistencies } from '../../src/cache/objects.js';
 import { NO_REMOTE_SCHEMAS } from '../../src/cache/types.js';
 import { ev, type Event, type Permission } from '../../events/types.js';
 import { emptyMetadata } from '../../projections/metadata.js';

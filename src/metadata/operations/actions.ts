@@ -1,6 +1,6 @@
 // Custom types and actions: set_custom_types, create / update / drop an action, action permissions.
 import { z } from 'zod';
-import { actionId, customTypesId } from '../../cache/build.js';
+import { actionId, customTypesId } from '../../cache/objects.js';
 import { comment, nonEmptyText } from '../../../events/argument-shapes.js';
 import { actionDefinition, customTypes, graphqlName, normaliseCustomTypes } from '../../../events/actions.js';
 import { decideAction, type ActionCommand } from '../../../events/decide/actions.js';

@@ -1,6 +1,6 @@
 // SQL functions: track (v1: a name; v2: with a session argument), untrack.
 import { z } from 'zod';
-import { functionId } from '../../cache/build.js';
+import { functionId } from '../../cache/objects.js';
 import { functionName } from '../../../events/argument-shapes.js';
 import { decideFunction, type FunctionCommand } from '../../../events/decide/functions.js';
 import { command, object, type Cmd, type Operations } from './entry.js';

@@ -1,6 +1,6 @@
 // Permissions: create and drop, per kind (insert, select, update, delete), and their comments.
 import { z } from 'zod';
-import { permissionId } from '../../cache/build.js';
+import { permissionId } from '../../cache/objects.js';
 import { comment, nonEmptyText, tableName } from '../../../events/argument-shapes.js';
 import { permissionSchemas } from '../../../events/permissions.js';
 import { decidePermission, type PermissionCommand } from '../../../events/decide/permissions.js';

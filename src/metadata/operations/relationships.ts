@@ -1,6 +1,6 @@
 // Relationships (object and array: create, drop, rename, comment) and computed fields (add, drop).
 import { z } from 'zod';
-import { computedFieldId, relationshipId } from '../../cache/build.js';
+import { computedFieldId, relationshipId } from '../../cache/objects.js';
 import { arrRelUsing, comment, computedFieldDefinition, nonEmptyText, objRelUsing, optionalBool, tableName } from '../../../events/argument-shapes.js';
 import { decideRelationship, type RelationshipCommand } from '../../../events/decide/relationships.js';
 import { decideComputedField, type ComputedFieldCommand } from '../../../events/decide/computed-fields.js';

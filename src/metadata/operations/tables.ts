@@ -1,7 +1,7 @@
 // Tables: track (v1 and v2), untrack, enum flag, custom root fields and column names.
 import { z } from 'zod';
 import { toQualifiedName } from '../../core/names.js';
-import { tableId } from '../../cache/build.js';
+import { tableId } from '../../cache/objects.js';
 import { customRootFields, optionalBool, tableConfiguration, tableName } from '../../../events/argument-shapes.js';
 import { decideTable, type TableCommand } from '../../../events/decide/tables.js';
 import { command, tableObject, type Cmd, type Operations } from './entry.js';
