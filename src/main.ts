@@ -49,7 +49,7 @@ export interface StartOptions {
   /** Websocket keep-alive timings (tests shorten them). */
   websocket?: WebsocketTimings;
   /**
-   * Listen only once ready (a cluster worker, src/startup/cluster.ts): the port is shared, and a worker still loading
+   * Listen only once ready (a cluster worker, src/cli/cluster.ts): the port is shared, and a worker still loading
    * would be handed connections it can only fail while its siblings could serve them. Alone, the engine listens at
    * once so that /healthz says why it is not ready yet.
    */

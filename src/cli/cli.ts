@@ -11,7 +11,7 @@ import { configureLog, log } from '../core/log.js';
 import { inTransaction } from '../core/transaction.js';
 import { startEngine } from '../main.js';
 import { startEmbeddedPostgres } from '../startup/embedded-postgres.js';
-import { servePrimary, tellPrimary } from '../startup/cluster.js';
+import { servePrimary, tellPrimary } from './cluster.js';
 import { ENGINE_VERSION } from '../version.js';
 import {
   appendEvents,
@@ -96,7 +96,7 @@ function usageError(message: string): number {
   return 2;
 }
 
-/** One engine serving until a signal: alone, or as a worker of `serve --workers N` (src/startup/cluster.ts). */
+/** One engine serving until a signal: alone, or as a worker of `serve --workers N` (src/cli/cluster.ts). */
 async function serve(config: ServerConfig): Promise<number> {
   let engine;
   try {

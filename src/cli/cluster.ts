@@ -7,7 +7,7 @@ import cluster, { type Worker } from 'node:cluster';
 import type { ServerConfig } from '../config/config.js';
 import { configureLog, log } from '../core/log.js';
 import { startEmbedded } from '../main.js';
-import type { EmbeddedDatabase } from './embedded-postgres.js';
+import type { EmbeddedDatabase } from '../startup/embedded-postgres.js';
 
 /** What a worker tells the primary about its start-up. */
 export type WorkerMessage = { type: 'engine-ready' } | { type: 'engine-failed'; message: string };
