@@ -2,18 +2,25 @@
 // read from what it did: a tracked view returns current_setting('application_name'), which each engine sets on its
 // pool to `engine-<instance id>`, and the instance id carries the process's pid; the workers' pids come from the
 // primary's log. A socket kept alive stays with the process that accepted it, so /healthz on it is answered there.
+// Also: a start-up failure ends the primary with the worker's error, the embedded Postgres is the primary's, and a
+// bad --workers value is refused.
 import test from 'ava';
 import { spawn, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import pg from 'pg';
 import { createTestDatabase, type TestDatabase } from '../helpers/db.js';
 import { ENGINE_BIN, runCli } from '../helpers/cli.js';
+import { freePort } from '../helpers/free-port.js';
 
 interface Line {
   type?: string;
   level?: string;
-  detail?: { message?: string; pid?: number; info?: { message?: string; pid?: number } };
+  detail?: { message?: string; pid?: number; info?: { message?: string; pid?: number; database_url?: string; retries?: number } };
 }
 
 interface Cluster {
@@ -175,4 +182,26 @@ test('a bad --workers value is refused with one line', async (t) => {
     t.is(r.status, 2);
     t.regex(r.stderr, new RegExp(`^engine: invalid value for ${source} \\(.*\\): .*\n$`));
   }
+});
+
+test.serial('without a database URL: the primary runs one embedded Postgres for both workers and stops it after them', async (t) => {
+  // Under the system temp folder, 755: reachable by the postgres user when the run is as root.
+  const dir = path.join(tmpdir(), `engine-cluster33-${randomBytes(4).toString('hex')}`);
+  mkdirSync(dir, { mode: 0o755 });
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }));
+  const pgPort = await freePort();
+  const cluster = startCluster(['--workers', '2', '--server-port', '0', '--data-dir', path.join(dir, 'data'), '--embedded-pg-port', String(pgPort)]);
+  t.teardown(() => cluster.child.kill('SIGKILL'));
+  await cluster.line((l) => info(l)?.message === 'all 2 workers ready');
+  t.is(cluster.lines.filter((l) => info(l)?.message?.startsWith('embedded Postgres started')).length, 1);
+  const connected = cluster.lines.flatMap((l) => (info(l)?.retries === undefined ? [] : [info(l)!.database_url!]));
+  t.is(connected.length, 2);
+  for (const url of connected) t.is(new URL(url).port, String(pgPort));
+  const postmaster = Number(readFileSync(path.join(dir, 'data', 'postmaster.pid'), 'utf8').split('\n')[0]);
+  const parent = Number(readFileSync(`/proc/${postmaster}/stat`, 'utf8').split(') ')[1].split(' ')[1]);
+  t.is(parent, cluster.child.pid!, 'the primary started it');
+
+  cluster.child.kill('SIGTERM');
+  t.is(await cluster.exited, 0);
+  t.throws(() => process.kill(postmaster, 0), { code: 'ESRCH' }, 'the embedded Postgres still runs');
 });
