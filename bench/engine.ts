@@ -159,6 +159,20 @@ export function peakRss(pid: number): number | null {
   }
 }
 
+/** A process and all its descendants (Linux /proc), e.g. `serve --workers N`'s primary and workers; [] once it is gone. */
+export function processTree(pid: number): number[] {
+  try {
+    const out = [pid];
+    for (const task of readdirSync(`/proc/${pid}/task`)) {
+      const children = readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const c of children ? children.split(/\s+/) : []) out.push(...processTree(Number(c)));
+    }
+    return out;
+  } catch {
+    return [];
+  }
+}
+
 /** Resident set size in bytes of a process and all its descendants (Linux /proc), or null if unavailable. */
 export function treeRss(pid: number): number | null {
   try {

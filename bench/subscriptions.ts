@@ -1,12 +1,13 @@
 // Live-query scale benchmark: `npm run bench:subscriptions [-- --sizes 1000,5000,10000] [--protocols graphql-ws,graphql-transport-ws]
 //   [--duration 20] [--k 10] [--runs 1] [--batch 100] [--interval 1000] [--port P] [--db-prefix P] [--instances 1]
-//   [--clients N] [--concurrency 100] [--engine-root DIR]`.
+//   [--clients N] [--concurrency 100] [--engine-root DIR] [--workers 1]`.
 // Per size and protocol: a fresh database and `instances` engines on it (ports P, P+1, …); N subscribers, each on
 // its own socket and its own row of `items`, spread over the engines round-robin, subscribe to
 // `items(where: {id: {_eq: $id}})`; then for `duration` s an updater (a plain pg client, as graphql-bench does)
 // changes k rows per second (every 100 ms, k/10 random rows; a trigger sets updated_at).
 // The subscribers live in `clients` child processes (bench/subscriptions-client.ts; default one per 9,000: a process
-// holds at most its open-files limit of sockets), `concurrency` handshakes in flight in each.
+// holds at most its open-files limit of sockets), `concurrency` handshakes in flight in each. `--workers N` starts each
+// engine as `serve --workers N` (N processes on its port); its CPU and RSS are then the sums over its processes.
 // Reported: subscribers connected (and sockets that failed to open, e.g. reset), event-to-client latency (receipt −
 // updated_at, messages of rows changed during the run) p50/p95/p99, Postgres statements/s of the engines' database
 // while updating (xact_commit delta minus the updater's own), engine CPU % (of one core; the sum over engines and
@@ -17,7 +18,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { spawnEngine, type SpawnedProcess } from './engine.js';
+import { processTree, spawnEngine, type SpawnedProcess } from './engine.js';
 import { withDatabase } from './config.js';
 import type { ChildMessage, ClientCounters, ParentMessage } from './subscriptions-client.js';
 
@@ -42,18 +43,26 @@ const opts = {
   concurrency: num('concurrency', 100),
   /** The checkout whose bin/engine.mjs is spawned (default: this one), e.g. a build of the previous commit. */
   engineRoot: argOf('engine-root') ?? null,
+  workers: num('workers', 1),
 };
 const baseUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const CONNECT_TIMEOUT_MS = 120_000;
 
 /** CPU ticks (user + system) and RSS (kB) of a process. */
-function procStat(pid: number): { ticks: number; rssKb: number } {
+function ownStat(pid: number): { ticks: number; rssKb: number } {
   const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
   const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   const ticks = Number(fields[11]) + Number(fields[12]);
   const rss = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
   return { ticks, rssKb: rss ? Number(rss[1]) : 0 };
+}
+
+/** The same summed over the process and its descendants (an engine's cluster workers; the same set at both ends of a
+ * measurement as long as no worker is replaced, which the engine's log would say). */
+function procStat(pid: number): { ticks: number; rssKb: number; processes: number } {
+  const all = processTree(pid).map(ownStat);
+  return { ticks: all.reduce((a, s) => a + s.ticks, 0), rssKb: all.reduce((a, s) => a + s.rssKb, 0), processes: all.length };
 }
 
 const pct = (xs: number[], p: number): number => (xs.length === 0 ? NaN : xs[Math.min(xs.length - 1, Math.floor((p / 100) * xs.length))]);
@@ -90,20 +99,35 @@ function startClient(): Client {
 async function startEngines(dbUrl: string, n: number, protocol: string): Promise<SpawnedProcess[]> {
   const engines: SpawnedProcess[] = [];
   for (let i = 0; i < opts.instances; i++) {
-    engines.push(await spawnEngine({
+    const e = await spawnEngine({
       databaseUrl: dbUrl,
       root: opts.engineRoot,
       port: opts.port === 0 ? 0 : opts.port + i,
       logFile: join(ROOT, `bench/results/subscriptions-engine-${n}-${protocol}-${i + 1}.log`),
+      args: opts.workers > 1 ? ['--workers', String(opts.workers)] : [],
       env: {
         ENGINE_GRAPHQL_ADMIN_SECRET: 'bench',
         ENGINE_GRAPHQL_LOG_LEVEL: 'warn',
         ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_BATCH_SIZE: String(opts.batch),
         ENGINE_GRAPHQL_LIVE_QUERIES_MULTIPLEXED_REFETCH_INTERVAL: String(opts.interval),
+        // The primary's "all N workers ready" (a start-up line at info) must be written; nothing else is added.
+        ...(opts.workers > 1 ? { ENGINE_GRAPHQL_LOG_LEVEL: 'info', ENGINE_GRAPHQL_ENABLED_LOG_TYPES: 'startup' } : {}),
       },
-    }));
+    });
+    engines.push(e);
+    if (opts.workers > 1) await allWorkersReady(e);
   }
   return engines;
+}
+
+/** Until the engine's primary logs that all its workers are ready: /healthz answers once the first one is, and
+ * subscribers connecting before the others listen would all go to it. */
+async function allWorkersReady(e: SpawnedProcess): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (!readFileSync(e.logFile, 'utf8').includes(`"all ${opts.workers} workers ready"`)) {
+    if (Date.now() > deadline) throw new Error(`not all ${opts.workers} workers ready after 60 s (log: ${e.logFile})`);
+    await sleep(200);
+  }
 }
 
 async function trackItems(engines: SpawnedProcess[]): Promise<void> {
@@ -213,7 +237,8 @@ async function runOne(n: number, protocol: string, run: number): Promise<Record<
       connectFailureSamples: c.connectFailureSamples, connectMs, events: lat.length,
       mean: Math.round(lat.reduce((a, b) => a + b, 0) / Math.max(1, lat.length)), p50: pct(lat, 50), p95: pct(lat, 95), p99: pct(lat, 99), max: lat.at(-1) ?? NaN,
       sqlPerSecond: Math.round(statements * 10) / 10,
-      cpuPercent: Math.round(cpu.reduce((a, b) => a + b, 0) * 10) / 10, cpuPercentPerEngine: cpu,
+      cpuPercent: Math.round(cpu.reduce((a, b) => a + b, 0) * 10) / 10, cpuPercentPerEngine: cpu, workers: opts.workers,
+      processesPerEngine: s1.map((s) => s.processes),
       rssStartMb: rss0.map(mb), rssConnectedMb: rssConnected.map(mb), rssMaxMb: rssMax.map((r, i) => mb(Math.max(r, s1[i].rssKb))),
       payloadErrors: c.errors + c.closedByServer, errorSamples: c.errorSamples,
     };

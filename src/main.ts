@@ -48,6 +48,12 @@ export interface StartOptions {
   startTimeoutMs?: number;
   /** Websocket keep-alive timings (tests shorten them). */
   websocket?: WebsocketTimings;
+  /**
+   * Listen only once ready (a cluster worker, src/cli/cluster.ts): the port is shared, and a worker still loading
+   * would be handed connections it can only fail while its siblings could serve them. Alone, the engine listens at
+   * once so that /healthz says why it is not ready yet.
+   */
+  listenWhenReady?: boolean;
 }
 
 export interface RunningEngine {
@@ -74,24 +80,8 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   log.info('startup', serverConfigurationDetail(config));
   for (const u of config.unused) log.warn('startup', unusedSettingDetail(u));
 
-  let embedded: EmbeddedDatabase | null = null;
-  let databaseUrl = config.databaseUrl;
-  if (databaseUrl === undefined) {
-    embedded = await startEmbeddedPostgres({
-      dataDir: config.dataDir,
-      port: config.embeddedPgPort,
-      onLog: (line) => log.debug('embedded-postgres', { message: line.trim() }),
-    });
-    databaseUrl = embedded.url;
-    log.info('startup', {
-      kind: 'postgres_connection',
-      info: {
-        message: `embedded Postgres started${embedded.replacedLeftover ? ' (after stopping one left running)' : ''}: data in ${embedded.dataDir}${
-        embedded.relocatedFrom !== null ? ` (the postgres user cannot reach ${embedded.relocatedFrom})` : ''}, listening on 127.0.0.1:${config.embeddedPgPort}`,
-        database_url: redactUrl(databaseUrl),
-      },
-    });
-  }
+  const embedded = config.databaseUrl === undefined ? await startEmbedded(config) : null;
+  const databaseUrl = embedded?.url ?? config.databaseUrl!;
 
   const pool = new pg.Pool({ connectionString: databaseUrl, max: config.pgConnections, application_name: `engine-${instanceId}`.slice(0, 63), ...poolTimesOf(config) });
   let shuttingDown = false;
@@ -128,13 +118,7 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   if (Number.isFinite(budget)) server.maxConnections = budget;
   const websockets = attachWebsocketTransport(server, rt, options.websocket);
   registerRuntimeMetrics(rt.metrics, { pool, store, sync: () => rt.sync, websockets });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen({ port: config.port, host: config.host === '*' ? undefined : config.host, backlog: LISTEN_BACKLOG }, () => resolve());
-  });
-  const port = (server.address() as AddressInfo).port;
-  const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
-  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+  if (!options.listenWhenReady) await listen(server, config);
 
   let workers: BackgroundWorker[] = [];
   const closeAll = async (): Promise<void> => {
@@ -169,10 +153,14 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
         return own;
       },
     });
+    if (options.listenWhenReady) await listen(server, config);
   } catch (e) {
     await closeAll();
     throw e;
   }
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '*' || config.host === '0.0.0.0' ? '127.0.0.1' : config.host;
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
   log.info('startup', {
     kind: 'server',
     info: { message: `engine ready on ${url}`, port, seq: store.seq, time_taken: (Date.now() - started) / 1000, instance_id: instanceId },
@@ -190,6 +178,31 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
     websockets,
     close: () => (closing ??= closeAll()),
   };
+}
+
+/** The embedded Postgres of `config` (no database URL given), started and logged. */
+export async function startEmbedded(config: ServerConfig): Promise<EmbeddedDatabase> {
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.dataDir,
+    port: config.embeddedPgPort,
+    onLog: (line) => log.debug('embedded-postgres', { message: line.trim() }),
+  });
+  log.info('startup', {
+    kind: 'postgres_connection',
+    info: {
+      message: `embedded Postgres started${embedded.replacedLeftover ? ' (after stopping one left running)' : ''}: data in ${embedded.dataDir}${
+      embedded.relocatedFrom !== null ? ` (the postgres user cannot reach ${embedded.relocatedFrom})` : ''}, listening on 127.0.0.1:${config.embeddedPgPort}`,
+      database_url: redactUrl(embedded.url),
+    },
+  });
+  return embedded;
+}
+
+function listen(server: http.Server, config: ServerConfig): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen({ port: config.port, host: config.host === '*' ? undefined : config.host, backlog: LISTEN_BACKLOG }, () => resolve());
+  });
 }
 
 /**

@@ -1,5 +1,6 @@
 // Command line: `engine serve` (default), `engine version`, `engine history export|replay|list|show|diff`, `--help`.
 // Settings come from flags and ENGINE_GRAPHQL_* env vars (src/config/config.ts); a bad value exits with one line.
+import cluster from 'node:cluster';
 import { createReadStream, createWriteStream } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
@@ -10,6 +11,7 @@ import { configureLog, log } from '../core/log.js';
 import { inTransaction } from '../core/transaction.js';
 import { startEngine } from '../main.js';
 import { startEmbeddedPostgres } from '../startup/embedded-postgres.js';
+import { servePrimary, tellPrimary } from './cluster.js';
 import { ENGINE_VERSION } from '../version.js';
 import {
   appendEvents,
@@ -70,7 +72,7 @@ export async function main(argv: readonly string[], env: Env = process.env): Pro
   switch (command) {
     case 'serve':
       if (sub !== undefined) return usageError(`unexpected argument ${sub}`);
-      return serve(config);
+      return config.workers > 1 && cluster.isPrimary ? servePrimary(config) : serve(config);
     case 'version':
       process.stdout.write(`${JSON.stringify({ version: ENGINE_VERSION })}\n`);
       return 0;
@@ -94,22 +96,30 @@ function usageError(message: string): number {
   return 2;
 }
 
+/** One engine serving until a signal: alone, or as a worker of `serve --workers N` (src/cli/cluster.ts). */
 async function serve(config: ServerConfig): Promise<number> {
   let engine;
   try {
-    engine = await startEngine(config);
+    engine = await startEngine(config, { listenWhenReady: cluster.isWorker });
   } catch (e) {
     log.error('startup', { message: (e as Error).message, error: e });
     process.stderr.write(`engine: ${(e as Error).message}\n`);
+    await tellPrimary({ type: 'engine-failed', message: (e as Error).message });
     return 1;
   }
+  await tellPrimary({ type: 'engine-ready' });
   await new Promise<void>((resolve) => {
+    let stopping = false;
     const stop = (signal: string): void => {
+      if (stopping) return;
+      stopping = true;
       log.info('shutdown', { message: `received ${signal}, shutting down` });
       engine.close().then(resolve, resolve);
     };
-    process.once('SIGINT', () => stop('SIGINT'));
-    process.once('SIGTERM', () => stop('SIGTERM'));
+    // A worker hears Ctrl-C twice (from the terminal and from the primary): the second must not kill it mid-close.
+    const listen = cluster.isWorker ? process.on.bind(process) : process.once.bind(process);
+    listen('SIGINT', () => stop('SIGINT'));
+    listen('SIGTERM', () => stop('SIGTERM'));
   });
   return 0;
 }

@@ -39,6 +39,8 @@ export interface ServerConfig {
   /** `*` means every interface. */
   host: string;
   port: number;
+  /** Engine processes on the port (src/cli/cluster.ts); 1: no cluster, this process serves. */
+  workers: number;
   adminSecret?: string;
   /** Also opens GET /v1/metrics to `Authorization: Bearer <secret>` (besides admin requests). */
   metricsSecret?: string;

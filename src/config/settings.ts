@@ -65,6 +65,8 @@ export const SETTINGS: SettingDef[] = [
     help: 'Interface to listen on (* = all).' },
   { key: 'port', flag: 'server-port', env: [E('SERVER_PORT')], kind: 'int', schema: int(0, 65535), default: 8080,
     help: 'HTTP port (0 = any free port).' },
+  { key: 'workers', flag: 'workers', env: [E('WORKERS')], kind: 'int', schema: int(1, 64), default: 1,
+    help: 'Engine processes serving the port (node:cluster), each a full instance with its own pools; 1: this process serves.' },
   { key: 'adminSecret', flag: 'admin-secret', env: [E('ADMIN_SECRET'), E('ACCESS_KEY')], kind: 'string', schema: z.string().min(1),
     help: 'Admin secret; requests must send it in X-Engine-Admin-Secret (--access-key: its deprecated name).' },
   { key: 'metricsSecret', flag: 'metrics-secret', env: [E('METRICS_SECRET')], kind: 'string', schema: z.string().min(1),

@@ -33,6 +33,7 @@ export function serverConfigurationDetail(c: ServerConfig): Record<string, unkno
     info: {
       port: c.port,
       server_host: c.host,
+      workers: c.workers,
       database_url: c.databaseUrl === undefined ? null : redactUrl(c.databaseUrl),
       admin_secret_set: c.adminSecret !== undefined,
       auth_hook: redactUrl(c.authHook),

@@ -14,7 +14,7 @@ test('--help lists every setting with its env var', (t) => {
   t.is(r.status, 0);
   for (const s of ['--database-url', 'ENGINE_GRAPHQL_DATABASE_URL', '--server-port', 'ENGINE_GRAPHQL_SERVER_PORT', '--admin-secret',
     '--enabled-apis', '--stringify-numeric-types', '--unauthorized-role', '--jwt-secret', '--auth-hook-mode', '--enable-allowlist',
-    '--live-queries-multiplexed-batch-size', '--live-queries-multiplexed-refetch-interval', '--log-level', 'history export'])
+    '--live-queries-multiplexed-batch-size', '--live-queries-multiplexed-refetch-interval', '--log-level', '--workers', 'ENGINE_GRAPHQL_WORKERS', 'history export'])
     t.true(r.stdout.includes(s), s);
 });
 

@@ -15,6 +15,7 @@ test('defaults', (t) => {
   t.is(c.dataDir, './.engine-data');
   t.is(c.embeddedPgPort, 54329);
   t.true(c.adminInternalErrors);
+  t.is(c.workers, 1);
 });
 
 test('env vars, and flags win over them', (t) => {
@@ -168,3 +169,11 @@ test('read replicas: the flag repeats, the variable is a comma-separated list; c
   t.throws(() => parseConfig(['--read-replica-url', 'mysql://x'], {}), { instanceOf: ConfigError, message: /--read-replica-url.*postgres:\/\//s });
   t.throws(() => parseConfig(['--replica-consistency', 'eventual'], {}), { instanceOf: ConfigError, message: /--replica-consistency/ });
 });
+
+test('--workers: 1..64 from the flag or ENGINE_GRAPHQL_WORKERS', (t) => {
+  t.is(parseConfig(['--workers', '64'], {}).workers, 64);
+  t.is(parseConfig([], { ENGINE_GRAPHQL_WORKERS: '2' }).workers, 2);
+});
+test('--workers 0 is refused', bad(['--workers', '0'], {}, /^invalid value for --workers \(ENGINE_GRAPHQL_WORKERS\): "0": .*greater than or equal to 1/));
+test('--workers 65 is refused', bad(['--workers', '65'], {}, /^invalid value for --workers.*"65": .*less than or equal to 64/));
+test('a non-integer worker count is refused', bad([], { ENGINE_GRAPHQL_WORKERS: '1.5' }, /^invalid value for ENGINE_GRAPHQL_WORKERS \(--workers\): "1.5": expected an integer/));
