@@ -104,13 +104,13 @@ async function measure(pid: number, url: string, remoteUrl: string, column: stri
   }
   // The floor: the same query without the remote field plus the remote exchange alone (the join query the engine
   // sent, posted straight to the remote by this process). No engine can answer the join faster than that sum.
+  const direct = lastJoinBody;
   const exchange = async (): Promise<number> => {
     const t0 = performance.now();
     const r = await fetch(remoteUrl, { method: 'POST', headers: { 'content-type': 'application/json', 'x-bench-direct': '1' }, body: direct });
     await r.text();
     return performance.now() - t0;
   };
-  const direct = lastJoinBody;
   const a: number[] = [];
   const b: number[] = [];
   const x: number[] = [];

@@ -7,6 +7,7 @@ import { baseDatabaseUrl } from '../helpers/db.js';
 import { Replica } from '../../src/replicas/replica.js';
 import { poolTimesOf, makeConfig } from '../../src/config/config.js';
 import { configureLog } from '../../src/core/log.js';
+import { until } from './fixture.js';
 
 configureLog('silent');
 const direct = new pg.Pool({ connectionString: baseDatabaseUrl(), max: 1 });
@@ -14,14 +15,6 @@ test.after.always(() => direct.end());
 
 const connectionsOf = async (app: string): Promise<number> =>
   (await direct.query('SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = $1', [app])).rows[0].n;
-
-async function waitFor(what: string, cond: () => Promise<boolean>, ms: number): Promise<void> {
-  const end = Date.now() + ms;
-  while (!(await cond())) {
-    if (Date.now() > end) throw new Error(`timed out waiting until ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 test('--timeout closes a replica pool connection idle that long', async (t) => {
   const app = `replica-pool-${randomBytes(4).toString('hex')}`;
@@ -31,7 +24,7 @@ test('--timeout closes a replica pool connection idle that long', async (t) => {
     await r.pool.query('SELECT 1');
     t.is(await connectionsOf(app), 1);
     // pg's own idle timeout (10 s) would keep it past this wait.
-    await waitFor('the idle connection is closed', async () => (await connectionsOf(app)) === 0, 6_000);
+    await until(async () => (await connectionsOf(app)) === 0, 6_000);
     t.is(await connectionsOf(app), 0);
   } finally {
     await r.close();
@@ -47,7 +40,7 @@ test('--conn-lifetime replaces a replica pool connection once its lifetime is ov
     const first = await pid();
     let later = first;
     // Used every 100 ms, the one connection never idles; only its lifetime ends it.
-    await waitFor('the connection is replaced', async () => (later = await pid()) !== first, 10_000);
+    await until(async () => (later = await pid()) !== first, 10_000);
     t.not(later, first);
   } finally {
     await r.close();

@@ -18,6 +18,7 @@ import type { RootFieldMeta } from '../role-schema.js';
 import { aggregateType, argsArgument, columnField, computedField, functionArgsType, selectArgs } from '../schema/select.js';
 import { named, sortedMap } from '../schema/types.js';
 import { connectionRootField, nodeRootField, relayTableField } from './translate.js';
+import { memoByObjectAndKey } from '../../core/weak-memo.js';
 
 /** Primary key columns of a table (all of them, whatever the role's column permissions: the id carries them). */
 export function primaryKeyColumns(view: TableView): ColumnInfo[] {
@@ -182,19 +183,6 @@ export function buildRelaySchema(cache: SchemaCache, role: string): RoleSchema {
   return { role, ctx, schema, queryFields, hasMutations: !!mutation, mutationExtensions: new Map(), fieldHook: relayTableField };
 }
 
-const memo = new WeakMap<EngineState, Map<string, RoleSchema>>();
-
-export function relaySchema(state: EngineState, role: string): RoleSchema {
-  let byRole = memo.get(state);
-  if (!byRole) {
-    byRole = new Map();
-    memo.set(state, byRole);
-  }
-  let s = byRole.get(role);
-  if (!s) {
-    s = buildRelaySchema(state.cache, role);
-    byRole.set(role, s);
-  }
-  return s;
-}
+/** A role's Relay schema of a state, built on its first request. */
+export const relaySchema = memoByObjectAndKey((state: EngineState, role: string): RoleSchema => buildRelaySchema(state.cache, role));
 

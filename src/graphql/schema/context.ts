@@ -5,6 +5,7 @@ import { qualifiedKey } from '../../core/names.js';
 import type { ColumnInfo, ComputedFieldInfo, FunctionInfo, RelationshipInfo, SchemaCache, TableInfo } from '../../cache/types.js';
 import { selectAccess, type SelectAccess } from './access.js';
 import { typeNames } from './names.js';
+import { memoByObjectAndKey } from '../../core/weak-memo.js';
 import { isComparableType, isNumericType, scalarName } from './scalars.js';
 
 export interface RelView {
@@ -119,33 +120,20 @@ type OwnView = Pick<TableView, 'access' | 'names' | 'columns' | 'columnByField' 
  * info while nothing of it changes (src/cache/build.ts Note [Incremental cache]), so a role's schema rebuilt after a
  * change of one table recomputes that table's only. Read only, as the views are.
  */
-const ownViews = new WeakMap<TableInfo, Map<string, OwnView | null>>();
-
-function ownView(table: TableInfo, role: string): OwnView | null {
-  let byRole = ownViews.get(table);
-  if (!byRole) {
-    byRole = new Map();
-    ownViews.set(table, byRole);
-  }
-  let v = byRole.get(role);
-  if (v === undefined) {
-    const access = selectAccess(table, role);
-    const names = typeNames(table.name);
-    if (access && isGraphQLName(names.object)) {
-      const columns = table.columns.filter((c) => access.columns.has(c.name) && hasGraphQLNames(c));
-      v = {
-        access,
-        names,
-        columns,
-        columnByField: new Map(columns.map((c) => [c.graphqlName, c])),
-        numericColumns: columns.filter((c) => !c.isArray && !c.enumReference && isNumericType(c.type)),
-        comparableColumns: columns.filter((c) => !c.isArray && !c.enumReference && isComparableType(c.type)),
-      };
-    } else v = null;
-    byRole.set(role, v);
-  }
-  return v;
-}
+const ownView = memoByObjectAndKey((table: TableInfo, role: string): OwnView | null => {
+  const access = selectAccess(table, role);
+  const names = typeNames(table.name);
+  if (!access || !isGraphQLName(names.object)) return null;
+  const columns = table.columns.filter((c) => access.columns.has(c.name) && hasGraphQLNames(c));
+  return {
+    access,
+    names,
+    columns,
+    columnByField: new Map(columns.map((c) => [c.graphqlName, c])),
+    numericColumns: columns.filter((c) => !c.isArray && !c.enumReference && isNumericType(c.type)),
+    comparableColumns: columns.filter((c) => !c.isArray && !c.enumReference && isComparableType(c.type)),
+  };
+});
 
 export function buildRoleContext(cache: SchemaCache, role: string): RoleContext {
   const tables = new Map<string, TableView>();

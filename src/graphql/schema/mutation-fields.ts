@@ -10,6 +10,7 @@ import { hasFields, tableObjectType } from './select.js';
 import { columnType } from './types.js';
 import { deleteAccess, insertAccess, mutationFieldMetas, updateAccess, type InsertAccess, type MutationFieldMeta } from './mutation-access.js';
 import { once, type FieldThunk } from './lazy-root.js';
+import { memoByObjectAndKey } from '../../core/weak-memo.js';
 import {
   hasInsertInput, insertInputType, isUpsertable, mutationBoolExpType, mutationResponseType, onConflictType, pkColumnsInputType, updateOperatorArgs,
 } from './mutation-types.js';
@@ -38,32 +39,20 @@ interface OwnMutations {
   del: boolean;
 }
 
-/** Kept per table info and role, as the tables' own views (context.ts ownViews). */
-const ownMutations = new WeakMap<TableInfo, Map<string, OwnMutations>>();
-
-function ownMutationsOf(t: TableInfo, role: string): OwnMutations {
-  let byRole = ownMutations.get(t);
-  if (!byRole) {
-    byRole = new Map();
-    ownMutations.set(t, byRole);
-  }
-  let m = byRole.get(role);
-  if (!m) {
-    const pkNames = t.pg.primaryKey?.columns ?? [];
-    const keyColumns = pkNames.map((n) => t.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
-    const ins = insertAccess(t, role);
-    m = {
-      names: mutationRootFieldNames(t),
-      // Single-row fields take the key columns as arguments: only when each has a GraphQL name.
-      pk: keyColumns.every(hasGraphQLNames) ? keyColumns : [],
-      ins: hasInsertInput(ins, t) ? ins : null,
-      upd: updateAccess(t, role) !== null,
-      del: deleteAccess(t, role) !== null,
-    };
-    byRole.set(role, m);
-  }
-  return m;
-}
+/** Kept per table info and role, as the tables' own views (context.ts ownView). */
+const ownMutationsOf = memoByObjectAndKey((t: TableInfo, role: string): OwnMutations => {
+  const pkNames = t.pg.primaryKey?.columns ?? [];
+  const keyColumns = pkNames.map((n) => t.columns.find((c) => c.name === n)).filter((c): c is ColumnInfo => !!c);
+  const ins = insertAccess(t, role);
+  return {
+    names: mutationRootFieldNames(t),
+    // Single-row fields take the key columns as arguments: only when each has a GraphQL name.
+    pk: keyColumns.every(hasGraphQLNames) ? keyColumns : [],
+    ins: hasInsertInput(ins, t) ? ins : null,
+    upd: updateAccess(t, role) !== null,
+    del: deleteAccess(t, role) !== null,
+  };
+});
 
 /** A table's mutation_root fields: names and metas now, each config (and the types it names) when first read. */
 function tableMutationFields(ctx: RoleContext, t: TableInfo, metas: Map<string, MutationFieldMeta>): Field[] {
