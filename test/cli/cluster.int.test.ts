@@ -111,7 +111,10 @@ test.serial('--workers 2: two processes on one port; a metadata change through o
   const workers = cluster.lines.flatMap((l) => readyPid(l) ?? []);
   t.is(new Set(workers).size, 2);
   t.false(workers.includes(cluster.child.pid!), 'the primary serves nothing');
-  const urls = new Set(cluster.lines.flatMap((l) => /engine ready on (\S+)/.exec(info(l)?.message ?? '')?.[1] ?? []));
+  // Each worker flushes its own log lines: its "engine ready" may come after the primary's line.
+  const readyOn = (l: Line): string[] => { const m = /engine ready on (\S+)/.exec(info(l)?.message ?? ''); return m ? [m[1]] : []; };
+  await cluster.line(() => cluster.lines.flatMap(readyOn).length >= 2);
+  const urls = new Set(cluster.lines.flatMap(readyOn));
   t.is(urls.size, 1, 'both workers on one port');
   const port = Number(new URL([...urls][0]).port);
 

@@ -45,7 +45,9 @@ test('two engines in one process: the one that folds another\'s add_remote_schem
   t.teardown(() => second.close());
 
   await queryOk(first, { type: 'add_remote_schema', args: { name: 'r', definition: { url: remote.url } } });
-  t.is(introspections(remote), 1);
+  // The second engine may fold the event (NOTIFY) and introspect before the first one's answer is read here: one
+  // so far at least; the count below, with each engine asking at least once, says each asked exactly once.
+  t.true(introspections(remote) >= 1);
   const seq = first.seq();
   for (let i = 0; i < 100 && second.seq() < seq; i++) await new Promise((r) => setTimeout(r, 50));
   t.is(second.seq(), seq, 'the second engine caught up');
