@@ -18,7 +18,7 @@ import { graphqlBody, selectQueries, type BenchQuery } from './queries.js';
 import { graphqlLoad } from './load.js';
 import { log } from './log.js';
 
-const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-requests N] [--requests N] [--connections N] [--engine-root DIR] [--engine-flags FLAGS] [--engine-only] [--port P] [--database NAME]
+const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-requests N] [--requests N] [--connections N] [--engine-root DIR] [--engine-flags FLAGS] [--engine-only] [--floor] [--port P] [--database NAME]
   --warmup-requests N   requests before counting starts, per query per target (default 12000)
   --requests N          requests counted, per query per target (default 4000)
   --connections N       autocannon connections (default 4)
@@ -27,6 +27,8 @@ const HELP = `node --import tsx bench/instructions.ts [--only Q1,Q2] [--warmup-r
                         (e.g. '--read-replica-url {db}': the primary as its own replica, out of rotation, so that
                         every read takes the read router's path to the primary)
   --engine-only         count the engine alone (no ceiling run; the e/c column is left out)
+  --floor               count the floor (bench/floor.ts: the ceiling plus the request id, metrics and http-log line
+                        every engine request pays) instead of the ceiling; the ratio column is then engine/floor
   --port P              the engine on port P, the ceiling on P+1 (default: any free port)
   --database NAME       the bench database (default as npm run bench: BENCH_DATABASE or engine_bench; made if missing)
 Needs valgrind (callgrind_control, callgrind_annotate). Slow: ~1-2 min per query per target.`;
@@ -56,18 +58,20 @@ interface Options {
   engineRoot: string | null;
   engineFlags: string[];
   engineOnly: boolean;
+  floor: boolean;
   port: number;
   database: string | null;
 }
 
 function parseArgs(argv: string[]): Options {
-  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, engineFlags: [], engineOnly: false, port: 0, database: null };
+  const o: Options = { only: null, warmup: 12000, requests: 4000, connections: 4, engineRoot: null, engineFlags: [], engineOnly: false, floor: false, port: 0, database: null };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
     const value = argv[i + 1];
     if (flag === '--help' || flag === '-h') throw new Error(HELP);
-    if (flag === '--engine-only') {
-      o.engineOnly = true;
+    if (flag === '--engine-only' || flag === '--floor') {
+      if (flag === '--floor') o.floor = true;
+      else o.engineOnly = true;
       continue;
     }
     if (value === undefined) throw new Error(`${flag} needs a value\n${HELP}`);
@@ -127,9 +131,12 @@ async function main(): Promise<void> {
       databaseUrl: dataset.url, port: o.port, logFile: join(dir, `engine-${q.name}.log`), env: { ENGINE_GRAPHQL_PG_CONNECTIONS: String(bench.pgPool) },
       root: o.engineRoot, wrapper, startTimeoutMs: 600_000, stopTimeoutMs: 300_000, args: o.engineFlags.map((f) => f.replaceAll('{db}', dataset.url)),
     });
-    const ceiling = (wrapper: string[]) => spawnCeiling({ databaseUrl: dataset.url, port: o.port === 0 ? 0 : o.port + 1, poolSize: bench.pgPool, wrapper });
+    const ceiling = (wrapper: string[]) => spawnCeiling({
+      databaseUrl: dataset.url, port: o.port === 0 ? 0 : o.port + 1, poolSize: bench.pgPool, wrapper,
+      floorLog: o.floor ? join(dir, `floor-${q.name}.log`) : undefined,
+    });
     const e = await measure(engine, setupEngineMetadata, q, o, join(dir, `callgrind-engine-${q.name}.out`));
-    const c = o.engineOnly ? null : await measure(ceiling, async () => undefined, q, o, join(dir, `callgrind-ceiling-${q.name}.out`));
+    const c = o.engineOnly ? null : await measure(ceiling, async () => undefined, q, o, join(dir, `callgrind-${o.floor ? 'floor' : 'ceiling'}-${q.name}.out`));
     const k = (n: number | undefined) => (n === undefined ? '-' : `${(n / 1000).toFixed(1)}k`).padStart(8);
     const ratio = c === null ? '-' : ((e.total - e.compiler) / (c.total - c.compiler)).toFixed(3);
     const row = `${q.name.padEnd(5)} ${k(e.total - e.compiler)} ${k(c ? c.total - c.compiler : undefined)} ${ratio.padStart(7)}   ${k(e.total)} ${k(c?.total)}`;
@@ -138,7 +145,7 @@ async function main(): Promise<void> {
   }
   const flags = o.engineFlags.length ? `; engine flags: ${o.engineFlags.join(' ')}` : '';
   process.stdout.write(`\ninstructions per request (${o.requests} counted after ${o.warmup} warm-up, ${o.connections} connections${flags}); callgrind files in ${dir}\n` +
-    'query  engine  ceiling  e/c       (with compiler work: engine, ceiling)\n' +
+    (o.floor ? 'query  engine    floor  e/f       (with compiler work: engine, floor)\n' : 'query  engine  ceiling  e/c       (with compiler work: engine, ceiling)\n') +
     `${rows.join('\n')}\n`);
 }
 
