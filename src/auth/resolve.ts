@@ -11,7 +11,6 @@ import {
   ADMIN_SECRET_HEADER,
   BACKEND_ONLY_HEADER,
   headerValue,
-  makeSession,
   ROLE_HEADER,
   sessionVariablesFromHeaders,
   type RequestHeaders,
@@ -50,9 +49,12 @@ export function secretMatches(given: string, expected: string): boolean {
 const TRUE_VALUES = ['true', 't', 'yes', 'y'];
 const FALSE_VALUES = ['false', 'f', 'no', 'n'];
 
-/** x-engine-use-backend-only-permissions, honoured only for admin-secret requests (or when no auth is configured). */
-function backendOnlyFlag(headers: RequestHeaders): boolean {
-  const v = headerValue(headers, BACKEND_ONLY_HEADER);
+/**
+ * x-engine-use-backend-only-permissions, honoured only for admin-secret requests (or when no auth is configured).
+ * Read from the session variables: the header is one (x-engine-*), found there as headerValue finds it.
+ */
+function backendOnlyFlag(variables: Record<string, string>): boolean {
+  const v = variables[BACKEND_ONLY_HEADER];
   if (v === undefined) return false;
   const lower = v.toLowerCase();
   if (TRUE_VALUES.includes(lower)) return true;
@@ -64,16 +66,25 @@ function backendOnlyFlag(headers: RequestHeaders): boolean {
   );
 }
 
+/**
+ * A session for `role` over variables read from this request's headers (a fresh object of its own): x-engine-role
+ * set in place, where makeSession copies them (same keys, same order).
+ */
+function ownSession(role: string, variables: Record<string, string>, backendOnly: boolean): Session {
+  variables[ROLE_HEADER] = role;
+  return { role, variables, backendOnly };
+}
+
 /** Admin secret sent and correct, or no auth configured: role from X-Engine-Role, else admin. */
 function trustedSession(headers: RequestHeaders): Session {
   const variables = sessionVariablesFromHeaders(headers);
   const requested = variables[ROLE_HEADER];
-  return makeSession(requested ? requested : ADMIN_ROLE, variables, { backendOnly: backendOnlyFlag(headers) });
+  return ownSession(requested ? requested : ADMIN_ROLE, variables, backendOnlyFlag(variables));
 }
 
 /** A fixed role (the unauthorized role) with the request's own x-engine-* headers as variables. */
 function fixedRoleSession(role: string, headers: RequestHeaders): Session {
-  return makeSession(role, sessionVariablesFromHeaders(headers), { backendOnly: false });
+  return ownSession(role, sessionVariablesFromHeaders(headers), false);
 }
 
 /** The bearer token of an Authorization header: exactly two space-separated words, the first "Bearer". */
@@ -98,6 +109,18 @@ export const isAuthConfigured = (config: AuthConfig): boolean =>
  * On /v1/graphql all of these are sent with HTTP 200 (see authErrorStatus).
  */
 export async function resolveSession(requestHeaders: RequestHeaders, config: AuthConfig, deps: ResolveDeps = {}): Promise<Session> {
+  return resolveSessionNow(requestHeaders, config, deps);
+}
+
+/** A session for a JWT's or an auth hook's: never backend-only. */
+const notBackendOnly = (session: Session): Session => ({ ...session, backendOnly: false });
+
+/**
+ * resolveSession, answered at once where it needs no I/O (no auth, the admin secret, the unauthorized role) and as
+ * a promise only for a JWT or an auth hook: the hot path of a request pays no promise and no microtask for its
+ * session. Throws (rather than rejects) the errors it finds without I/O.
+ */
+export function resolveSessionNow(requestHeaders: RequestHeaders, config: AuthConfig, deps: ResolveDeps = {}): Session | Promise<Session> {
   const headers: RequestHeaders = requestHeaders !== null && typeof requestHeaders === 'object' ? requestHeaders : {};
   if (!isAuthConfigured(config)) return trustedSession(headers);
 
@@ -116,18 +139,16 @@ export async function resolveSession(requestHeaders: RequestHeaders, config: Aut
       throw new EngineError('invalid-headers', 'Missing Authorization header in JWT authentication mode');
     }
     const token = bearerToken(authorization);
-    const session = await sessionFromJwt(token, headerValue(headers, ROLE_HEADER), config.jwt, { now: deps.now, jwks: deps.jwks });
-    return { ...session, backendOnly: false };
+    return sessionFromJwt(token, headerValue(headers, ROLE_HEADER), config.jwt, { now: deps.now, jwks: deps.jwks }).then(notBackendOnly);
   }
 
   if (config.authHook !== undefined) {
-    const session = await sessionFromHook(headers, config.authHook, {
+    return sessionFromHook(headers, config.authHook, {
       fetch: deps.fetch,
       now: deps.now,
       timeoutMs: deps.hookTimeoutMs,
       version: deps.version,
-    });
-    return { ...session, backendOnly: false };
+    }).then(notBackendOnly);
   }
 
   if (config.unauthorizedRole !== undefined) return fixedRoleSession(config.unauthorizedRole, headers);

@@ -44,7 +44,11 @@ const front: Front = (extensions) => (state, session, request, options) => prepa
  * extensions and allow-list setting rather than two closures per request.
  */
 const prepares = new WeakMap<Front, { plain: WeakMap<SchemaExtensions, PrepareFn>; allowlisted: WeakMap<SchemaExtensions, PrepareFn> }>();
+let lastPrepare: { front: Front; extensions: SchemaExtensions; allowlist: boolean; prepare: PrepareFn } | null = null;
 function prepareOf(front: Front, extensions: SchemaExtensions, allowlist: boolean): PrepareFn {
+  // The one asked for last, without the two WeakMap lookups (every request asks, nearly always for the same one).
+  const last = lastPrepare;
+  if (last !== null && last.front === front && last.extensions === extensions && last.allowlist === allowlist) return last.prepare;
   let byFront = prepares.get(front);
   if (byFront === undefined) prepares.set(front, (byFront = { plain: new WeakMap(), allowlisted: new WeakMap() }));
   const made = allowlist ? byFront.allowlisted : byFront.plain;
@@ -53,6 +57,7 @@ function prepareOf(front: Front, extensions: SchemaExtensions, allowlist: boolea
     prepare = allowlist ? allowlisted(front(extensions)) : front(extensions);
     made.set(extensions, prepare);
   }
+  lastPrepare = { front, extensions, allowlist, prepare };
   return prepare;
 }
 

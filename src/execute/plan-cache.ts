@@ -7,14 +7,18 @@ import { Lru } from '../core/lru.js';
 export const planCacheTotals = { hits: 0, misses: 0 };
 
 const byState = new WeakMap<EngineState, Lru<unknown>>();
+/** The cache asked for last (every request asks, nearly always for the current state's): no WeakMap lookup then (it keeps that one state alive until another is asked for). */
+let last: { state: EngineState; cache: Lru<unknown> } | null = null;
 
 /** The cache of one state; states are immutable, so a new seq means a new (empty) cache. */
 export function cacheFor<V>(state: EngineState, capacity: number): Lru<V> {
+  if (last !== null && last.state === state) return last.cache as Lru<V>;
   let c = byState.get(state);
   if (c === undefined) {
     c = new Lru<unknown>(capacity, planCacheTotals);
     byState.set(state, c);
   }
+  last = { state, cache: c };
   return c as Lru<V>;
 }
 

@@ -11,7 +11,7 @@ import { relaySchema } from './relay/schema.js';
 import { collectFields, type CollectContext } from './request/collect.js';
 import { toJson, variableShape, ve, type LiteralContext, type VariableInfo } from './request/input.js';
 import { introspectionJson } from './request/introspection.js';
-import { checkVariables, fragmentsOf, pickOperation, variableDefinitions } from './request/operation.js';
+import { checkVariables, fragmentsOf, pickOperation, scalarVariablesCoercer, variableDefinitions } from './request/operation.js';
 import { rootFieldIR } from './request/translate.js';
 import type { Translator } from './role-schema.js';
 import { hasVisibleMutations, mutationRootField } from './request/mutation-root.js';
@@ -122,7 +122,7 @@ export function prepareOperation(
   };
   return {
     ir: { operation: op.operation, fields: out, reusable: !shaped && structural.size === 0 },
-    coerceVariables: (vars) => values(checkVariables(defs, vars)),
+    coerceVariables: scalarVariablesCoercer(defs) ?? ((vars) => values(checkVariables(defs, vars))),
     ...(!shaped && structural.size > 0
       ? {
         coerceWithShape: (vars: Record<string, unknown> | null | undefined) => {

@@ -49,7 +49,8 @@ export interface RequestScope {
   head: Record<string, string | string[]>;
 }
 
-export type Route = (req: http.IncomingMessage, scope: RequestScope) => Promise<Reply>;
+/** A route: answers through `done`, exactly once (a throw before it has answered is answered as a stray error). */
+export type Route = (req: http.IncomingMessage, scope: RequestScope, done: (reply: Reply) => void) => void;
 
 /** A route served by the pipeline itself: exactly this method and path (any query string). */
 export interface DirectRoute {
@@ -112,11 +113,17 @@ export function requestPipeline(rt: Runtime, direct: DirectRoute[], fallback: Fa
     }
     const route = routes.get(path) ?? routes.get(routeKey(path));
     if (route !== undefined && route.method === req.method) {
-      // Inline callbacks, no named `done` closure: tsx's keepNames costs a defineProperty per named closure made.
-      route.run(req, scope).then(
-        (reply) => finish(rt, req, res, scope, reply),
-        (e: unknown) => finish(rt, req, res, scope, strayReply(e, requestId)),
-      );
+      // An inline callback, no named `done` closure: tsx's keepNames costs a defineProperty per named closure made.
+      let answered = false;
+      try {
+        route.run(req, scope, (reply) => {
+          answered = true;
+          finish(rt, req, res, scope, reply);
+        });
+      } catch (e) {
+        if (!answered) finish(rt, req, res, scope, strayReply(e, requestId));
+        else log.error('http-error', { error: e });
+      }
       return;
     }
     // A koa route sets its own headers on the response: ours go first, as they always have.

@@ -1,6 +1,6 @@
 // The single place where a request becomes a Session: src/auth's resolveSession with this server's auth settings.
 import type { IncomingMessage } from 'node:http';
-import { resolveSession } from '../auth/resolve.js';
+import { resolveSessionNow } from '../auth/resolve.js';
 import { headerValue, type Session } from '../auth/session.js';
 import type { Runtime } from './runtime.js';
 import { awaitMinVersion } from './request-common.js';
@@ -10,20 +10,41 @@ import { awaitMinVersion } from './request-common.js';
  * credentials never make the engine read the metadata log (nor hold the request).
  */
 export function sessionFor(req: IncomingMessage, rt: Runtime): Promise<Session> {
+  return asPromise(() => sessionNow(req, rt));
+}
+
+/**
+ * sessionFor, answered at once when no I/O is needed (no auth, the admin secret, the unauthorized role, no metadata
+ * version to wait for): the GraphQL endpoints' hot path. Throws what sessionFor rejects with when it needed no I/O.
+ */
+export function sessionNow(req: IncomingMessage, rt: Runtime): Session | Promise<Session> {
   // A POST auth hook gets the header names as the client sent them (node lower-cases req.headers).
-  return sessionForHeaders(rt.authConfig.authHook?.mode === 'POST' ? headersAsSent(req.rawHeaders) : req.headers, rt);
+  return sessionNowForHeaders(rt.authConfig.authHook?.mode === 'POST' ? headersAsSent(req.rawHeaders) : req.headers, rt);
 }
 
 /** sessionFor given the headers themselves (a websocket's: its handshake's plus connection_init's). */
 export function sessionForHeaders(headers: Record<string, string | string[] | undefined>, rt: Runtime): Promise<Session> {
-  const session = resolveSession(headers, rt.authConfig, rt.auth.deps);
+  return asPromise(() => sessionNowForHeaders(headers, rt));
+}
+
+function sessionNowForHeaders(headers: Record<string, string | string[] | undefined>, rt: Runtime): Session | Promise<Session> {
+  const session = resolveSessionNow(headers, rt.authConfig, rt.auth.deps);
   // Looked up case-insensitively: a POST hook's headers keep the names as sent.
   const minVersion = headerValue(headers, 'x-engine-min-metadata-version');
   if (minVersion === undefined) return session;
-  return session.then(async (s) => {
+  return Promise.resolve(session).then(async (s) => {
     await awaitMinVersion(rt, minVersion);
     return s;
   });
+}
+
+/** A value, a promise or a throw, as a promise. */
+function asPromise<T>(f: () => T | Promise<T>): Promise<T> {
+  try {
+    return Promise.resolve(f());
+  } catch (e) {
+    return Promise.reject(e);
+  }
 }
 
 /** rawHeaders (name, value, name, value, ...) as an object keyed by the names as sent; the last of repeated names wins, as the original. */

@@ -4,6 +4,7 @@
 import test from 'ava';
 import { gunzipSync } from 'node:zlib';
 import http from 'node:http';
+import net from 'node:net';
 import { startTestEngine, type TestEngine } from '../helpers/engine.js';
 import { EXCHANGES, SETUP_SQL, type Exchange } from './graphql-exchanges.js';
 
@@ -133,4 +134,24 @@ test.serial('a direct route is matched as the router matched it: any case, one t
     t.deepEqual(JSON.parse(r.body.toString('utf8')), { data: { item: [{ id: 1 }] } }, path);
   }
   t.is((await raw(e.url, '/v1/graphql//', body)).status, 404);
+});
+
+test.serial('a client gone before its body ended: the request is logged as failed, and the engine goes on serving', async (t) => {
+  const { hostname, port } = new URL(e.url);
+  await new Promise<void>((resolve, reject) => {
+    const socket = net.connect(Number(port), hostname, () => {
+      socket.write('POST /v1/graphql HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 100\r\nx-request-id: gone-early\r\n\r\n{"query":');
+      setTimeout(() => {
+        socket.destroy();
+        resolve();
+      }, 100);
+    });
+    socket.on('error', reject);
+  });
+  for (const end = Date.now() + 30_000; !httpLogOf('gone-early') && Date.now() < end; ) await new Promise((r) => setTimeout(r, 20));
+  const line = httpLogOf('gone-early') as { level?: string; detail: { operation: { error?: { error: string } } } } | undefined;
+  t.is(line?.level, 'error');
+  t.is(line?.detail.operation.error?.error, 'an unexpected error occurred');
+  const r = await raw(e.url, '/v1/graphql', JSON.stringify({ query: '{ item(limit: 1, order_by: {id: asc}) { id } }' }));
+  t.deepEqual(JSON.parse(r.body.toString('utf8')), { data: { item: [{ id: 1 }] } });
 });
