@@ -7,7 +7,7 @@ import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import type { EngineState } from './cache/state.js';
 import { configureLog, log, type Level } from './core/log.js';
-import { authConfigOf, poolTimesOf, type ServerConfig } from './config/config.js';
+import { authConfigOf, poolConnections, poolTimesOf, type ServerConfig } from './config/config.js';
 import { startAuth } from './auth/resolve.js';
 import { ensureCatalogSchema } from '../events/log.js';
 import { loadState } from './sync/catchup.js';
@@ -19,8 +19,8 @@ import { features } from './features.js';
 import { StateStore } from './sync/state-store.js';
 import { startEmbeddedPostgres, type EmbeddedDatabase } from './startup/embedded-postgres.js';
 import { createHandler } from './http/app.js';
-import { attachWebsocketTransport, poolConnections, type WebsocketTimings } from './http/websocket.js';
-import { connectionBudget, openFilesLimit } from './core/open-files.js';
+import { attachWebsocketTransport, type WebsocketTimings } from './http/websocket.js';
+import { connectionBudget, openFilesLimit, websocketCapacity } from './core/open-files.js';
 import type { WebsocketTransport } from './subscriptions/server.js';
 import type { Runtime } from './http/runtime.js';
 import { ENGINE_VERSION } from './version.js';
@@ -114,9 +114,10 @@ export async function startEngine(config: ServerConfig, options: StartOptions = 
   const server = http.createServer(createHandler(rt));
   server.keepAliveTimeout = 65_000;
   // Past the open-files limit the kernel would refuse the pools' connections too: stop accepting clients before it.
-  const budget = connectionBudget(openFilesLimit(), poolConnections(config));
+  const filesLimit = openFilesLimit();
+  const budget = connectionBudget(filesLimit, poolConnections(config));
   if (Number.isFinite(budget)) server.maxConnections = budget;
-  const websockets = attachWebsocketTransport(server, rt, options.websocket);
+  const websockets = attachWebsocketTransport(server, rt, { maxConnections: websocketCapacity(filesLimit, poolConnections(config)), ...options.websocket });
   registerRuntimeMetrics(rt.metrics, { pool, store, sync: () => rt.sync, websockets });
   if (!options.listenWhenReady) await listen(server, config);
 

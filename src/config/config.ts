@@ -178,6 +178,9 @@ export function makeConfig(overrides: Partial<ServerConfig> = {}): ServerConfig 
 export const poolTimesOf = (c: ServerConfig): { idleTimeoutMillis: number; maxLifetimeSeconds: number } =>
   ({ idleTimeoutMillis: c.pgTimeout * 1000, maxLifetimeSeconds: c.connLifetime });
 
+/** Postgres connections the pools may open: the primary's and every read replica's. */
+export const poolConnections = (c: ServerConfig): number => c.pgConnections + c.readReplicaUrls.length * c.readReplicaPoolSize;
+
 export const isApiEnabled = (c: ServerConfig, api: Api): boolean => c.enabledApis.includes(api);
 
 /** The options table for --help. */

@@ -9,8 +9,8 @@ import { awaitMinVersion } from './request-common.js';
  * Also where `x-engine-min-metadata-version` is waited for: only once the request is authenticated, so bad
  * credentials never make the engine read the metadata log (nor hold the request).
  */
-export function sessionFor(req: IncomingMessage, rt: Runtime): Promise<Session> {
-  return asPromise(() => sessionNow(req, rt));
+export async function sessionFor(req: IncomingMessage, rt: Runtime): Promise<Session> {
+  return sessionNow(req, rt);
 }
 
 /**
@@ -23,8 +23,8 @@ export function sessionNow(req: IncomingMessage, rt: Runtime): Session | Promise
 }
 
 /** sessionFor given the headers themselves (a websocket's: its handshake's plus connection_init's). */
-export function sessionForHeaders(headers: Record<string, string | string[] | undefined>, rt: Runtime): Promise<Session> {
-  return asPromise(() => sessionNowForHeaders(headers, rt));
+export async function sessionForHeaders(headers: Record<string, string | string[] | undefined>, rt: Runtime): Promise<Session> {
+  return sessionNowForHeaders(headers, rt);
 }
 
 function sessionNowForHeaders(headers: Record<string, string | string[] | undefined>, rt: Runtime): Session | Promise<Session> {
@@ -36,15 +36,6 @@ function sessionNowForHeaders(headers: Record<string, string | string[] | undefi
     await awaitMinVersion(rt, minVersion);
     return s;
   });
-}
-
-/** A value, a promise or a throw, as a promise. */
-function asPromise<T>(f: () => T | Promise<T>): Promise<T> {
-  try {
-    return Promise.resolve(f());
-  } catch (e) {
-    return Promise.reject(e);
-  }
 }
 
 /** rawHeaders (name, value, name, value, ...) as an object keyed by the names as sent; the last of repeated names wins, as the original. */

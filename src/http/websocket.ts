@@ -3,9 +3,8 @@
 // (for a POST auth hook, with their names as the client sent them, as an HTTP request's).
 import type http from 'node:http';
 import { websocketHeaders } from '../auth/session.js';
-import { isApiEnabled, type ServerConfig } from '../config/config.js';
+import { isApiEnabled } from '../config/config.js';
 import { EngineError } from '../core/errors.js';
-import { openFilesLimit, websocketCapacity } from '../core/open-files.js';
 import { LiveQueries } from '../subscriptions/poller.js';
 import { attachWebsockets, type Handshake, type WebsocketTransport } from '../subscriptions/server.js';
 import { corsPolicy } from './cors.js';
@@ -15,7 +14,7 @@ import { headersAsSent, sessionForHeaders } from './session.js';
 export interface WebsocketTimings {
   kaIntervalMs?: number;
   pingIntervalMs?: number;
-  /** Open sockets past which upgrades are refused (default: what the open-files limit leaves, see websocketCapacity). */
+  /** Open sockets past which upgrades are refused (the engine gives what the open-files limit leaves: websocketCapacity); default: no bound. */
   maxConnections?: number;
 }
 
@@ -37,9 +36,6 @@ function handshakeHeaders(req: Handshake, rt: Runtime, keepNames: boolean): Reco
   return out;
 }
 
-/** Postgres connections the pools may open: the primary's and every read replica's. */
-export const poolConnections = (c: ServerConfig): number => c.pgConnections + c.readReplicaUrls.length * c.readReplicaPoolSize;
-
 export function attachWebsocketTransport(server: http.Server, rt: Runtime, timings: WebsocketTimings = {}): WebsocketTransport {
   const allowed = corsPolicy(rt.config);
   const live = new LiveQueries({
@@ -48,7 +44,6 @@ export function attachWebsocketTransport(server: http.Server, rt: Runtime, timin
   });
   return attachWebsockets(server, { pool: rt.pool, reads: rt.reads, store: rt.store, features: rt.features, config: rt.config, live, subscriptions: new Set() }, {
     enabled: isApiEnabled(rt.config, 'graphql'),
-    maxConnections: websocketCapacity(openFilesLimit(), poolConnections(rt.config)),
     ...timings,
     checkHandshake: (req) => {
       const origin = req.headers.origin;

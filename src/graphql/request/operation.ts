@@ -111,31 +111,29 @@ function checkNoUnexpected(defs: VariableDef[], vals: Record<string, unknown>, p
  */
 export function scalarVariablesCoercer(defs: VariableDef[]): ((values: Record<string, unknown> | null | undefined) => Record<string, unknown>) | null {
   const path = '$.variableValues';
-  const steps: Array<{ name: string; path: string; nonNull: GraphQLInputType | null; pg: { type: string; array: boolean }; missing: unknown; required: boolean }> = [];
-  for (const d of defs) {
-    const inner = d.type instanceof GraphQLNonNull ? (d.type.ofType as GraphQLInputType) : d.type;
+  // Per variable: its path, Postgres type, and the value it takes when absent (undefined: required).
+  const steps: Array<{ def: VariableDef; path: string; pg: { type: string; array: boolean }; missing: unknown }> = [];
+  for (const def of defs) {
+    const inner = def.type instanceof GraphQLNonNull ? (def.type.ofType as GraphQLInputType) : def.type;
     if (!(inner instanceof GraphQLScalarType) || inner.extensions.anyJson === true) return null;
-    steps.push({
-      name: d.name, path: d.path ?? extendPath(path, d.name), nonNull: d.type instanceof GraphQLNonNull ? d.type : null, pg: scalarPgType(inner.name),
-      missing: d.defaultValue === undefined ? undefined : toJson(d.defaultValue), required: d.defaultValue === undefined,
-    });
+    steps.push({ def, path: def.path ?? extendPath(path, def.name), pg: scalarPgType(inner.name), missing: def.defaultValue === undefined ? undefined : toJson(def.defaultValue) });
   }
   return (values) => {
     const vals = values ?? {};
     checkNoUnexpected(defs, vals, path);
     const out: Record<string, unknown> = {};
-    for (let i = 0; i < steps.length; i++) {
-      const s = steps[i];
-      if (!Object.prototype.hasOwnProperty.call(vals, s.name)) {
-        if (s.required) throw ve(`expecting a value for non-nullable variable: ${s.name} of type: ${String(defs[i].type)} in variableValues`, path);
-        out[s.name] = s.missing;
+    for (const { def, path: at, pg, missing } of steps) {
+      const { name, type } = def;
+      if (!Object.prototype.hasOwnProperty.call(vals, name)) {
+        if (missing === undefined) throw ve(`expecting a value for non-nullable variable: ${name} of type: ${String(type)} in variableValues`, path);
+        out[name] = missing;
         continue;
       }
-      const v = vals[s.name];
+      const v = vals[name];
       if (v === null || v === undefined) {
-        if (s.nonNull !== null) throw ve(`null value found for non-nullable type: ${showType(s.nonNull)}`, s.path);
-        out[s.name] = null;
-      } else out[s.name] = parsePgValue(s.pg.type, s.pg.array, v, s.path);
+        if (type instanceof GraphQLNonNull) throw ve(`null value found for non-nullable type: ${showType(type)}`, at);
+        out[name] = null;
+      } else out[name] = parsePgValue(pg.type, pg.array, v, at);
     }
     return out;
   };
