@@ -37,6 +37,9 @@ const track = async (e: TestEngine): Promise<void> => {
   if (r.status !== 200 && !String(r.text).includes('already-tracked')) throw new Error(r.text);
 };
 
+/** Reads of slow_article running on a server now (other than the asking session). */
+const SLOW_RUNNING = "SELECT count(*)::int AS n FROM pg_stat_activity WHERE state = 'active' AND query LIKE '%slow_article%' AND pid <> pg_backend_pid()";
+
 const one = (e: TestEngine, id: number) => e.graphql({ query: `query { article_by_pk(id: ${id}) { id title } }` });
 
 const serial = skip ? test.skip : test.serial;
@@ -153,7 +156,7 @@ serial('a replica stopped under load: no client error, the primary serves, and i
     };
     const slow = async (): Promise<void> => {
       while (!stopLoad) {
-        const r = await e.graphql({ query: 'query { slow_article(args: {ms: 200}, where: {id: {_eq: 2}}) { id } }' });
+        const r = await e.graphql({ query: 'query { slow_article(args: {ms: 500}, where: {id: {_eq: 2}}) { id } }' });
         if (r.body?.data?.slow_article?.[0]?.id !== 2) failures.push(r.text);
         else answered++;
       }
@@ -161,6 +164,13 @@ serial('a replica stopped under load: no client error, the primary serves, and i
     const load = Promise.all([...[0, 1, 2, 3, 4, 5].map(client), slow(), slow(), slow()]);
     await new Promise((r) => setTimeout(r, 700));
     const mid = await routed(e);
+    // Stopped while a slow read runs on it (seen from the replica itself): one read at least is in flight, and is
+    // retried. Without this wait, a loaded machine may stop it between reads, and there is no retry to see.
+    const watch = new pg.Client({ connectionString: replica.url(DB) });
+    await watch.connect();
+    const slowRunning = await until(async () => (await watch.query(SLOW_RUNNING)).rows[0].n > 0, 10_000, 5);
+    await watch.end();
+    t.true(slowRunning, 'a slow read runs on the replica');
     await replica.stop();
     const stoppedAt = answered;
     await new Promise((r) => setTimeout(r, 1000));
