@@ -173,6 +173,24 @@ export async function readFrom(client: pg.ClientBase, afterSeq: number, limit?: 
   return r.rows.map(toEvent);
 }
 
+/** Rows per page of readAllFrom. */
+export const LOG_PAGE = 1000;
+
+/**
+ * Every event with seq > afterSeq, in order, read a page at a time. A page is an index scan whatever the table's
+ * statistics say: right after a large bulk (43,000 events at 1,000 tables) the table has none yet, and Postgres
+ * planned the unlimited read of the few newest events as a parallel scan and sort of a third of the log (30-100 ms
+ * per catch-up, twice per metadata write, against 0.3 ms).
+ */
+export async function readAllFrom(client: pg.ClientBase, afterSeq: number): Promise<LoggedEvent[]> {
+  const events = await readFrom(client, afterSeq, LOG_PAGE);
+  for (let page = events; page.length === LOG_PAGE; ) {
+    page = await readFrom(client, page[page.length - 1].seq, LOG_PAGE);
+    for (const e of page) events.push(e);
+  }
+  return events;
+}
+
 /** Events with afterSeq < seq <= upTo, in order (the history's export at a version folds these). */
 export async function readRange(client: pg.ClientBase, afterSeq: number, upTo: number): Promise<LoggedEvent[]> {
   const r = await client.query<LogRow>(

@@ -1,7 +1,7 @@
 // Building state from the log: start-up (latest snapshot + the events after it) and catching up on new events.
 import type pg from 'pg';
 import type { EngineState } from '../cache/state.js';
-import { latestSnapshot, readFrom } from '../../events/log.js';
+import { latestSnapshot, readAllFrom } from '../../events/log.js';
 import type { Metadata } from '../../projections/metadata.js';
 import type { Projector } from './projector.js';
 
@@ -16,7 +16,7 @@ export async function loadState(client: pg.ClientBase, projector: Projector, sid
   const snapshot = await latestSnapshot(client);
   const base = snapshot ? (snapshot.metadata as Metadata) : projector.emptyMetadata();
   const baseSeq = snapshot?.seq ?? 0;
-  const events = await readFrom(client, baseSeq);
+  const events = await readAllFrom(client, baseSeq);
   // The snapshot was parsed here and the empty metadata made here: nothing else holds them yet.
   const metadata = events.length ? projector.foldOwned(base, events) : base;
   const seq = events.length ? events[events.length - 1].seq : baseSeq;
@@ -34,7 +34,7 @@ export async function loadState(client: pg.ClientBase, projector: Projector, sid
 
 /** State after the events that follow `state.seq` (the same state object when there are none). */
 export async function catchUp(client: pg.ClientBase, state: EngineState, projector: Projector): Promise<EngineState> {
-  const events = await readFrom(client, state.seq);
+  const events = await readAllFrom(client, state.seq);
   if (events.length === 0) return state;
   const metadata = projector.fold(state.metadata, events);
   const catalog = await projector.catalogFor(client, metadata, events, state.catalog);

@@ -9,7 +9,9 @@ import {
   crossesSnapshot,
   ensureCatalogSchema,
   headSeq,
+  LOG_PAGE,
   latestSnapshot,
+  readAllFrom,
   readFrom,
   writeSnapshot,
 } from '../../events/log.js';
@@ -99,6 +101,25 @@ test.serial('two concurrent writers with the same expected seq: one wins, one co
   await b.query('ROLLBACK');
   const tail = await readFrom(a, head);
   t.deepEqual(tail.map((e) => e.data), [{ table: { schema: 'public', name: 'a' }, name: 'from-a' }]);
+});
+
+test.serial('readAllFrom: every event after a seq, across pages, in order', async (t) => {
+  const w = await connect();
+  const head = await headSeq(w);
+  const n = 2 * LOG_PAGE + 500;
+  const events = Array.from({ length: n }, (_, i) => ({ type: 'relationship_dropped', data: { table: { schema: 'public', name: 'p' }, name: `r${i}` } }) as const);
+  await w.query('BEGIN');
+  const last = await appendEvents(w, events, head);
+  await w.query('COMMIT');
+  t.is(last, head + n);
+  const seqs = (after: number) => Array.from({ length: last - after }, (_, i) => after + 1 + i);
+  // From the start, with exactly one page left (a full page, then an empty one), one more than a page, one, none.
+  for (const after of [0, last - LOG_PAGE, last - LOG_PAGE - 1, last - 1, last]) {
+    const read = await readAllFrom(w, after);
+    t.deepEqual(read.map((e) => e.seq), seqs(after), `after ${after}`);
+  }
+  const tail = await readAllFrom(w, head + LOG_PAGE + 3);
+  t.deepEqual(tail[0].data, { table: { schema: 'public', name: 'p' }, name: `r${LOG_PAGE + 3}` });
 });
 
 test.serial('snapshots: latest wins, older ones are pruned', async (t) => {
