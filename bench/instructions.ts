@@ -70,8 +70,7 @@ function parseArgs(argv: string[]): Options {
     const value = argv[i + 1];
     if (flag === '--help' || flag === '-h') throw new Error(HELP);
     if (flag === '--engine-only' || flag === '--floor') {
-      if (flag === '--floor') o.floor = true;
-      else o.engineOnly = true;
+      o[flag === '--floor' ? 'floor' : 'engineOnly'] = true;
       continue;
     }
     if (value === undefined) throw new Error(`${flag} needs a value\n${HELP}`);

@@ -1,5 +1,6 @@
 // Snapshots of the metadata written after the write that crosses an interval has committed (Note [Snapshots after
 // commit]), and waited for when the engine stops.
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import type pg from 'pg';
 import { log } from '../core/log.js';
 import { writeSnapshot } from '../../events/log.js';
@@ -21,9 +22,7 @@ export class SnapshotWriter {
    * (7 MB at 1,000 tables, tens of ms to make) is then made after the write that crossed the interval has answered.
    */
   write(seq: number, metadata: unknown): void {
-    const p = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => this.store(seq, metadata))
-      .finally(() => this.inFlight.delete(p));
+    const p = nextTurn().then(() => this.store(seq, metadata)).finally(() => this.inFlight.delete(p));
     this.inFlight.add(p);
   }
 
