@@ -183,9 +183,7 @@ function checkAnswer(c: Call, answer: HttpAnswer): CallResult {
       status: 500, internal: internal(`invalid json: ${e instanceof Error ? e.message : String(e)}`, c.request(), answer, answer.body),
     });
   }
-  const setCookie: string[] = [];
-  const raw = answer.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i].length === 10 && raw[i].toLowerCase() === 'set-cookie') setCookie.push(raw[i + 1]);
+  const setCookie = answer.setCookie;
   if (answer.status >= 200 && answer.status < 300) {
     if (c.shape) {
       try {

@@ -22,9 +22,7 @@ function failureOf(f: HttpFailure): EngineError {
 export async function postToRemote(url: string, headers: Record<string, string>, body: string, timeoutSeconds: number): Promise<RemoteReply> {
   try {
     const answer = await postJson(url, headers, body, { timeoutMs: timeoutSeconds * 1000 });
-    const setCookie: string[] = [];
-    for (const h of answer.headers) if (h.name.toLowerCase() === 'set-cookie') setCookie.push(h.value);
-    return { status: answer.status, body: answer.body, setCookie };
+    return { status: answer.status, body: answer.body, setCookie: answer.setCookie };
   } catch (e) {
     throw e instanceof HttpFailure ? failureOf(e) : e;
   }

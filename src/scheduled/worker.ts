@@ -118,8 +118,7 @@ export class ScheduledWorker {
     await drainInFlight([...this.inFlight.values()], this.o.graceMs ?? 5000);
     await this.outcomes.flush();
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    await this.agents.destroy().catch(() => undefined);
     await this.beacon.close();
   }
 

@@ -91,8 +91,7 @@ export class EventWorker {
     await this.outcomes.flush();
     if (this.heartbeatTimer) clearInterval(this.heartbeatTimer);
     for (const t of this.retryTimers) clearTimeout(t);
-    this.agents.http.destroy();
-    this.agents.https.destroy();
+    await this.agents.destroy().catch(() => undefined);
     await this.beacon.close();
   }
 

@@ -124,7 +124,7 @@ test('a connection dropped while the answer is read: a failure carrying what arr
 
 test('event deliveries word the failures for the invocation log, and a dropped answer is still an answer', async (t) => {
   const agents = makeAgents(4);
-  t.teardown(() => { agents.http.destroy(); agents.https.destroy(); });
+  t.teardown(() => agents.destroy());
   const slow = await serve((_req, res) => setTimeout(() => res.end('late'), 1000));
   t.teardown(() => slow.close());
   t.deepEqual(await deliverWebhook(slow.url, '{}', [], 100, agents), { kind: 'client_error', message: 'ResponseTimeout: no response within 100 ms' });
@@ -145,4 +145,78 @@ test('event deliveries word the failures for the invocation log, and a dropped a
   // The configured content-type replaced the default one: one header, the configured value.
   const sent = dropping.seen[0].rawHeaders.filter((_, i, all) => i % 2 === 1 && all[i - 1].toLowerCase() === 'content-type');
   t.deepEqual(sent, ['text/plain']);
+});
+
+/** A raw TCP server: `answer` gets each connection (what node:http would not let a server send). */
+async function rawServer(answer: (socket: net.Socket) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((s) => {
+    sockets.add(s);
+    s.on('close', () => sockets.delete(s));
+    answer(s);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () => new Promise<void>((r) => { for (const s of sockets) s.destroy(); server.close(() => r()); }),
+  };
+}
+
+test('an HTTP/1.0 answer without a Content-Length is read until the server closes', async (t) => {
+  const s = await rawServer((socket) => socket.once('data', () => socket.end('HTTP/1.0 200 OK\r\nContent-Type: application/json\r\n\r\n{"old":"server"}')));
+  t.teardown(() => s.close());
+  const a = await postJson(s.url, {}, '{}', { timeoutMs: 2000 });
+  t.is(a.status, 200);
+  t.is(a.body, '{"old":"server"}');
+});
+
+test('a server that closes without answering: ConnectionFailure ECONNRESET ("socket hang up", as node:http words it)', async (t) => {
+  const s = await rawServer((socket) => socket.once('data', () => socket.end()));
+  t.teardown(() => s.close());
+  t.like(await failureOf(postJson(s.url, {}, '{}', { timeoutMs: 2000 })), {
+    kind: 'network', message: 'ConnectionFailure ECONNRESET', code: 'ECONNRESET', detail: 'socket hang up',
+  });
+});
+
+test("the header map is node:http's own reading of the same answer (repeated headers joined, kept first, listed)", async (t) => {
+  const s = await serve((_req, res) => {
+    res.writeHead(200, [
+      ['X-Dup', 'a'], ['Content-Type', 'application/json'], ['x-dup', 'b'], ['Content-Type', 'text/plain'],
+      ['Set-Cookie', 'k=1'], ['Server', 'one'], ['Server', 'two'], ['Set-Cookie', 'k2=2'], ['Cookie', 'c=1'], ['Cookie', 'c=2'],
+    ]);
+    res.end('{}');
+  });
+  t.teardown(() => s.close());
+  const ours = (await postJson(s.url, {}, '{}', { timeoutMs: 2000 })).headerMap;
+  const nodes = await new Promise<http.IncomingHttpHeaders>((resolve, reject) => {
+    const req = http.request(s.url, { method: 'POST', agent: false }, (res) => {
+      res.resume();
+      res.on('end', () => resolve(res.headers));
+    });
+    req.on('error', reject);
+    req.end('{}');
+  });
+  // The Date header may tick between the two answers; Connection and Keep-Alive follow each client's keep-alive.
+  const without = (h: http.IncomingHttpHeaders) => Object.fromEntries(Object.entries(h).filter(([k]) => !['date', 'connection', 'keep-alive'].includes(k)));
+  t.deepEqual(without(ours), without(nodes));
+  t.is(ours['x-dup'], 'a, b'); // the server did repeat it
+});
+
+test('hop-by-hop headers a caller gives are not sent, and the call goes out; keep-alive reuses the connection', async (t) => {
+  const ports: number[] = [];
+  const s = await serve((req, res) => {
+    ports.push(req.socket.remotePort!);
+    res.end('{}');
+  });
+  t.teardown(() => s.close());
+  const agents = makeAgents(1);
+  t.teardown(() => agents.destroy());
+  const a = await postJson(s.url, { Connection: 'upgrade', 'Transfer-Encoding': 'chunked', 'Content-Length': '999', 'X-Kept': 'yes' }, '{"a":1}', { timeoutMs: 2000, agents });
+  t.is(a.status, 200);
+  await postJson(s.url, {}, '{}', { timeoutMs: 2000, agents });
+  const names = s.seen[0].rawHeaders.filter((_, i) => i % 2 === 0).map((n) => n.toLowerCase());
+  t.false(names.includes('transfer-encoding'));
+  t.true(names.includes('x-kept'));
+  t.is(s.seen[0].body, '{"a":1}');
+  t.is(ports[0], ports[1]);
 });
