@@ -6,8 +6,9 @@
 // A query action whose handler (bench/action-handler.ts, its own process) answers at once, called through the
 // engine, against the same handler called directly with the body the engine sends it, under the same load
 // (autocannon, fixed connections), and against a floor (bench/action-proxy.ts: a bare node:http proxy making the
-// same call). Runs alternate; the report gives req/s, p50/p99 of each, the engine/direct throughput ratio (and
-// floor/direct, engine/floor) and the latency the engine adds (medians of the rounds). Run it under
+// same call), and for reference the same proxy calling through undici's client, as the engine does. Runs
+// alternate; the report gives req/s, p50/p99 of each, the engine/direct throughput ratio (and floor/direct,
+// engine/floor, engine/undici floor) and the latency the engine adds (medians of the rounds). Run it under
 // `flock /tmp/engine-bench.lock` on a shared machine.
 import { spawn } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -87,6 +88,10 @@ async function main(): Promise<void> {
     started.push(handler);
     const proxy = await spawnHelper('bench/action-proxy.ts', 'proxy.ready', { BENCH_PROXY_PORT: String(PORT ? PORT + 2 : 0), BENCH_PROXY_TARGET: `${handler.url}/echo` });
     started.push(proxy);
+    const undiciProxy = await spawnHelper('bench/action-proxy.ts', 'proxy.ready', {
+      BENCH_PROXY_PORT: String(PORT ? PORT + 3 : 0), BENCH_PROXY_TARGET: `${handler.url}/echo`, BENCH_PROXY_CLIENT: 'undici',
+    });
+    started.push(undiciProxy);
     const engine = await spawnEngine({
       databaseUrl: withDatabase(baseUrl, DB), port: PORT, logFile: join(resultsDir, `actions-engine-${stamp}.log`), env: { ENGINE_GRAPHQL_LOG_LEVEL: 'error' },
       nodeArgs: process.argv.includes('--cpu-prof') ? ['--cpu-prof', `--cpu-prof-dir=${resultsDir}`] : [],
@@ -109,15 +114,19 @@ async function main(): Promise<void> {
 
     const viaProxy = await (await fetch(`${proxy.url}/`, { method: 'POST', body: ENGINE_BODY })).text();
     if (viaProxy !== check) throw new Error(`unexpected floor answer: ${viaProxy}`);
+    const viaUndici = await (await fetch(`${undiciProxy.url}/`, { method: 'POST', body: ENGINE_BODY })).text();
+    if (viaUndici !== check) throw new Error(`unexpected undici floor answer: ${viaUndici}`);
 
     await load(engine, '/v1/graphql', ENGINE_BODY, opts.warmup);
     await load(handler, '/echo', DIRECT_BODY, opts.warmup);
     await load(proxy, '/', ENGINE_BODY, opts.warmup);
-    const rounds: Record<'engine' | 'direct' | 'floor', Array<Awaited<ReturnType<typeof load>>>> = { engine: [], direct: [], floor: [] };
+    await load(undiciProxy, '/', ENGINE_BODY, opts.warmup);
+    const rounds: Record<'engine' | 'direct' | 'floor' | 'undiciFloor', Array<Awaited<ReturnType<typeof load>>>> = { engine: [], direct: [], floor: [], undiciFloor: [] };
     for (let i = 0; i < opts.rounds; i++) {
       rounds.engine.push(await load(engine, '/v1/graphql', ENGINE_BODY, opts.duration));
       rounds.direct.push(await load(handler, '/echo', DIRECT_BODY, opts.duration));
       rounds.floor.push(await load(proxy, '/', ENGINE_BODY, opts.duration));
+      rounds.undiciFloor.push(await load(undiciProxy, '/', ENGINE_BODY, opts.duration));
     }
     const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
     const summary = (rs: typeof rounds.engine) => ({
@@ -127,14 +136,17 @@ async function main(): Promise<void> {
     const e = summary(rounds.engine);
     const d = summary(rounds.direct);
     const f = summary(rounds.floor);
+    const u = summary(rounds.undiciFloor);
     const report = {
       options: opts, engine: e, direct: d, floor: f, ratio: Number((e.rps / d.rps).toFixed(3)), floorRatio: Number((f.rps / d.rps).toFixed(3)),
-      engineToFloor: Number((e.rps / f.rps).toFixed(3)), cpuEngineToFloor: Number((e.cpuUsPerRequest / f.cpuUsPerRequest).toFixed(3)), addedP99Ms: e.p99 - d.p99, addedP50Ms: e.p50 - d.p50, rounds,
+      engineToFloor: Number((e.rps / f.rps).toFixed(3)), cpuEngineToFloor: Number((e.cpuUsPerRequest / f.cpuUsPerRequest).toFixed(3)),
+      undiciFloor: u, engineToUndiciFloor: Number((e.rps / u.rps).toFixed(3)), cpuEngineToUndiciFloor: Number((e.cpuUsPerRequest / u.cpuUsPerRequest).toFixed(3)), addedP99Ms: e.p99 - d.p99, addedP50Ms: e.p50 - d.p50, rounds,
     };
     const line = (s: typeof e) => `${s.rps.toFixed(0)} req/s p50 ${s.p50} ms p99 ${s.p99} ms, ${s.cpuUsPerRequest} µs CPU/req${s.errors ? ` errors ${s.errors}` : ''}`;
     console.log(`sync action through the engine: ${line(e)}`);
     console.log(`handler called directly:        ${line(d)} (the handler's)`);
     console.log(`floor (bare node:http proxy):   ${line(f)} (the proxy's)`);
+    console.log(`floor with undici's client:     ${line(u)} (the proxy's; engine/this floor ${report.engineToUndiciFloor}, CPU ${report.cpuEngineToUndiciFloor})`);
     console.log(`engine/direct throughput ${report.ratio} (floor/direct ${report.floorRatio}, engine/floor ${report.engineToFloor}; CPU per request engine/floor ${report.cpuEngineToFloor}); added latency p50 ${report.addedP50Ms} ms, p99 ${report.addedP99Ms} ms (${opts.connections} connections${opts.handlerWorkMs ? `, handler works ${opts.handlerWorkMs} ms per call` : ''})`);
     writeFileSync(join(resultsDir, `actions-${stamp}.json`), JSON.stringify(report, null, 2));
   } finally {
