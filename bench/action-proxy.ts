@@ -37,7 +37,10 @@ function undici(): Send {
     agent.dispatch({ origin: target.origin, path: target.pathname, method: 'POST', headers, body: BODY }, {
       onConnect: () => undefined,
       onHeaders: () => true,
-      onData: (c: Buffer) => chunks.push(c) > 0,
+      onData: (c: Buffer) => {
+        chunks.push(c);
+        return true;
+      },
       onComplete: () => done(Buffer.concat(chunks)),
       onError: () => done(null),
     });
