@@ -85,6 +85,8 @@ export interface CompiledSql {
   errorPath?: string;
   /** A mutation statement that is atomic on its own and sets `engine.user` itself: alone in a plan, it needs no BEGIN. */
   standalone?: boolean;
+  /** Every column of its rows is text (`(...)::text`): the rows need no description to be read (src/execute/statement.ts). */
+  textRow?: boolean;
 }
 
 function slotKey(s: ParamSlot): string | null {

@@ -62,7 +62,7 @@ export function compileOperation(op: OperationIR): CompiledOperation {
     }
   });
   pushStatic(pieces, op.fields.length === 0 ? '{}' : '}');
-  const statement = columns.length === 0 ? null : compile(sql`SELECT ${join(columns, ', ')}`);
+  const statement = columns.length === 0 ? null : { ...compile(sql`SELECT ${join(columns, ', ')}`), textRow: true };
   return { statement, pieces };
 }
 
@@ -85,7 +85,7 @@ export function compileSequential(op: OperationIR): { statements: CompiledSql[];
       pieces.push(statements.length - 1);
     } else {
       pieces.push(statements.length);
-      statements.push(compile(sql`SELECT (${compileRootField(f, ctx)!})::text`));
+      statements.push({ ...compile(sql`SELECT (${compileRootField(f, ctx)!})::text`), textRow: true });
     }
   });
   pushStatic(pieces, op.fields.length === 0 ? '{}' : '}');
