@@ -14,8 +14,8 @@ const require = createRequire(import.meta.url);
 const PgResult = require('pg/lib/result.js') as new (rowMode: string, types: unknown) => PgResultRows;
 /** How pg writes a parameter's value (what its own bind does with each one). */
 const { prepareValue } = require('pg/lib/utils.js') as { prepareValue: (v: unknown) => unknown };
-/** A value already written out by prepareValue. */
-const written = (v: unknown): unknown => v;
+/** pg's protocol serializer, as pg itself resolves it. */
+const { serialize } = createRequire(require.resolve('pg'))('pg-protocol') as { serialize: { execute(): Buffer; sync(): Buffer } };
 
 /** The part of pg's Result a text row is added to. */
 interface PgResultRows {
@@ -27,15 +27,12 @@ interface PgConnection {
   stream: { writable: boolean; write(b: Buffer): boolean };
   submittedNamedStatements: Record<string, string>;
   parse(q: { text: string; name?: string; types?: unknown }): void;
-  bind(b: { portal: string; statement?: string; values: unknown[]; binary?: boolean; valueMapper: (v: unknown) => unknown }): void;
+  bind(b: { portal: string; statement?: string; values: unknown[]; binary?: boolean }): void;
   sync(): void;
 }
 
-/**
- * Execute (the unnamed portal, every row) then Sync: the bytes pg writes as two messages, written as one.
- * 'E', length 9, portal "" (its NUL), row limit 0; 'S', length 4.
- */
-const EXECUTE_SYNC = Buffer.from([0x45, 0, 0, 0, 9, 0, 0, 0, 0, 0, 0x53, 0, 0, 0, 4]);
+/** Execute (the unnamed portal, every row) then Sync: the messages pg writes one by one, written as one buffer. */
+const EXECUTE_SYNC = Buffer.concat([serialize.execute(), serialize.sync()]);
 
 export type ArrayResult = pg.QueryArrayResult<unknown[]>;
 type Callback = (e: Error | undefined, r: ArrayResult) => void;
@@ -47,7 +44,6 @@ interface ConfiguredQuery {
   values: unknown[];
   types?: unknown;
   binary?: boolean;
-  rows?: number;
   _rowMode: string;
   _result: PgResultRows;
   _results: unknown;
@@ -87,7 +83,7 @@ class ArrayQuery extends pg.Query {
    * calls back twice).
    */
   prepare(connection: PgConnection): void {
-    if (!this.textRow || this.rows) return void (pg.Query.prototype as unknown as { prepare(c: PgConnection): void }).prepare.call(this, connection);
+    if (!this.textRow) return void (pg.Query.prototype as unknown as { prepare(c: PgConnection): void }).prepare.call(this, connection);
     const values: unknown[] = [];
     try {
       for (const v of this.values) values.push(prepareValue(v));
@@ -102,7 +98,7 @@ class ArrayQuery extends pg.Query {
       connection.parse({ text: this.text, name: this.name, types: this.types });
       if (this.name) connection.submittedNamedStatements[this.name] = this.text;
     }
-    connection.bind({ portal: '', statement: this.name, values, binary: this.binary, valueMapper: written });
+    connection.bind({ portal: '', statement: this.name, values, binary: this.binary });
     if (connection.stream.writable) connection.stream.write(EXECUTE_SYNC);
   }
 
